@@ -1,0 +1,3 @@
+module github.com/guardian-agent/guardian-go
+
+go 1.26
