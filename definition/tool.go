@@ -52,13 +52,13 @@ type MCPRecord struct {
 // environment, working directory or timeouts: those have no field here, so
 // they cannot be recorded.
 type Server struct {
-	Name      string
-	Transport Transport
+	Name      string    `json:"name"`
+	Transport Transport `json:"transport"`
 	// URL, for the HTTP transports and websocket.
-	URL string
+	URL string `json:"url,omitempty"`
 	// Command and Args, for stdio, as given.
-	Command string
-	Args    []string
+	Command string   `json:"command,omitempty"`
+	Args    []string `json:"args,omitempty"`
 }
 
 // Transport names how a client reaches an MCP server.

@@ -1,0 +1,349 @@
+package definition
+
+import (
+	"cmp"
+	"reflect"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/guardian-agent/guardian-go/fingerprint"
+	"github.com/guardian-agent/guardian-go/internal/canonjson"
+	"github.com/guardian-agent/guardian-go/refusals"
+)
+
+// Build records the agent a and returns its definition, or refuses: every
+// problem found, as *refusals.Error values joined by refusals.Join and
+// sorted by pointer. It never returns a partial definition.
+//
+// Build calls each tool's methods (and MCPRecord) once and does no network
+// I/O; it reads the source files of the code it fingerprints.
+func Build(a *Agent, opts *Options) (*Definition, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	fp := opts.Fingerprinter
+	if fp == nil {
+		fp = fingerprint.New(nil)
+	}
+	if a == nil {
+		return nil, &refusals.Error{Kind: refusals.ErrInvalid, Rule: "agent-nil", Fix: "pass the *Agent to record"}
+	}
+	b := &builder{fp: fp, visiting: map[*Agent]bool{}, walk: newWalker()}
+	rec, idx := b.agent(a, "")
+	if len(b.errs) > 0 {
+		return nil, refusals.Join(b.errs...)
+	}
+	rec.FormatVersion = FormatVersion
+	return finish(rec, idx, opts.Exclude, fp)
+}
+
+type builder struct {
+	fp       *fingerprint.Fingerprinter
+	errs     []error
+	visiting map[*Agent]bool
+	walk     *walker
+}
+
+func (b *builder) refuse(kind error, pointer, rule, subject, detail, fix string) {
+	b.errs = append(b.errs, &refusals.Error{Kind: kind, Pointer: pointer, Rule: rule, Subject: subject, Detail: detail, Fix: fix})
+}
+
+// pending is a tool on its way into the record.
+type pending struct {
+	tool   Tool
+	mcp    MCPTool // nil for a non-MCP tool
+	record MCPRecord
+	name   string
+}
+
+// agent records one agent (and its sub-agents) at pointer base.
+func (b *builder) agent(a *Agent, base string) (*AgentRecord, *agentIndex) {
+	rec := &AgentRecord{Name: a.Name, Description: a.Description, Model: a.Model, SystemPrompt: a.SystemPrompt}
+	idx := &agentIndex{tools: map[string]int{}}
+	if b.visiting[a] {
+		b.refuse(refusals.ErrInvalid, base, "sub-agent-cycle", a.Name, "the agent is its own sub-agent", "give each sub-agent once")
+		return rec, idx
+	}
+	b.visiting[a] = true
+	defer delete(b.visiting, a)
+
+	if a.Name == "" {
+		b.refuse(refusals.ErrInvalid, refusals.Append(base, keyName), "agent-name-required", "", "", "give the agent a name")
+	}
+	b.checkText(refusals.Append(base, keyName), a.Name)
+	b.checkText(refusals.Append(base, keyDescription), a.Description)
+	b.checkText(refusals.Append(base, keyModel), a.Model)
+	b.checkText(refusals.Append(base, keySystemPrompt), a.SystemPrompt)
+
+	tools := b.gather(a, base)
+	given := newToolSet()
+	for _, p := range tools {
+		given.add(p.tool, p.mcp, p.record)
+	}
+
+	servers := map[string]*serverUse{}
+	rec.Tools = make([]ToolRecord, len(tools))
+	idx.values = make([]toolValues, len(tools))
+	rec.Extensions.Guardian.MCPTools = map[string]string{}
+	for i, p := range tools {
+		tp := refusals.Append(base, keyTools, strconv.Itoa(i))
+		tr, tv := b.tool(p, tp)
+		rec.Tools[i], idx.values[i] = tr, tv
+		idx.tools[p.name] = i
+		if p.mcp != nil {
+			s := p.record.Server
+			rec.Extensions.Guardian.MCPTools[p.name] = s.Name
+			if u, ok := servers[s.Name]; ok {
+				if !sameServer(u.server, s) {
+					u.differs = true
+				}
+			} else {
+				servers[s.Name] = &serverUse{server: s}
+			}
+		}
+		b.reach(p, tp, given)
+	}
+	for i, m := range a.Middleware {
+		b.reachMiddleware(m, refusals.Append(base, "middleware", strconv.Itoa(i)), given)
+	}
+	rec.MCPServers = b.servers(servers, base)
+
+	names := map[string]bool{}
+	idx.sub = map[string]*agentIndex{}
+	for j, sa := range a.SubAgents {
+		sp := refusals.Append(base, keySubAgents, strconv.Itoa(j))
+		if sa == nil {
+			b.refuse(refusals.ErrInvalid, sp, "sub-agent-nil", "", "", "remove the nil sub-agent")
+			continue
+		}
+		if names[sa.Name] {
+			b.refuse(refusals.ErrInvalid, refusals.Append(sp, keyName), "sub-agent-name-duplicate", sa.Name, "", "give each sub-agent its own name")
+		}
+		names[sa.Name] = true
+		sr, si := b.agent(sa, sp)
+		rec.SubAgents = append(rec.SubAgents, *sr)
+		idx.subList = append(idx.subList, si)
+		idx.sub[sa.Name] = si
+	}
+	return rec, idx
+}
+
+// gather returns the agent's tools and its middleware's, sorted by name,
+// the same tool given twice counted once.
+func (b *builder) gather(a *Agent, base string) []pending {
+	var out []pending
+	seen := newToolSet()
+	add := func(t Tool, where string) {
+		if isNil(t) {
+			b.refuse(refusals.ErrInvalid, refusals.Append(base, keyTools), "tool-nil", "", where+" holds a nil tool", "remove the nil tool")
+			return
+		}
+		m, _ := t.(MCPTool)
+		var r MCPRecord
+		if m != nil {
+			r = m.MCPRecord()
+		}
+		if seen.has(t, m, r) {
+			return
+		}
+		seen.add(t, m, r)
+		out = append(out, pending{tool: t, mcp: m, record: r, name: t.Name()})
+	}
+	for _, t := range a.Tools {
+		add(t, "Agent.Tools")
+	}
+	for i, m := range a.Middleware {
+		if isNil(m) {
+			b.refuse(refusals.ErrInvalid, refusals.Append(base, "middleware", strconv.Itoa(i)), "middleware-nil", "", "", "remove the nil middleware")
+			continue
+		}
+		for _, t := range m.Tools() {
+			add(t, "a middleware")
+		}
+	}
+	slices.SortStableFunc(out, func(x, y pending) int { return cmp.Compare(x.name, y.name) })
+	for i := 1; i < len(out); i++ {
+		if out[i].name == out[i-1].name {
+			b.refuse(refusals.ErrInvalid, refusals.Append(base, keyTools, strconv.Itoa(i)), "tool-name-duplicate", out[i].name,
+				"two different tools have this name", "give each tool its own name, e.g. with mcpservers' server-name prefix")
+		}
+	}
+	return out
+}
+
+// tool records one tool at pointer tp.
+func (b *builder) tool(p pending, tp string) (ToolRecord, toolValues) {
+	t := p.tool
+	tr := ToolRecord{Name: p.name, Description: t.Description()}
+	var tv toolValues
+	if p.name == "" {
+		b.refuse(refusals.ErrInvalid, refusals.Append(tp, keyName), "tool-name-required", "", "", "give the tool a name")
+	}
+	b.checkText(refusals.Append(tp, keyName), tr.Name)
+	b.checkText(refusals.Append(tp, keyDescription), tr.Description)
+	tv.input, _ = b.schema(refusals.Append(tp, keyInputSchema), p.name, t.InputSchema(), true)
+
+	var parts []fingerprint.Part
+	hp := refusals.Append(tp, keySourceHash)
+	if p.mcp != nil {
+		r := p.record
+		if r.SessionBound {
+			b.refuse(refusals.ErrSessionTool, tp, "session-tool", p.name,
+				"it calls whatever the caller's session is connected to",
+				"load it with mcpservers.NewClient and Client.Tools")
+		}
+		tr.Title = r.Title
+		b.checkText(refusals.Append(tp, keyTitle), r.Title)
+		tv.output, tv.hasOutput = b.schema(refusals.Append(tp, keyOutputSchema), p.name, r.OutputSchema, false)
+		tv.annotations, tv.hasAnnotations = b.object(refusals.Append(tp, keyAnnotations), p.name, r.Annotations)
+		parts = b.codeParts(hp, p.name, r.Code)
+	} else {
+		var d fingerprint.Digest
+		var err error
+		if ft, ok := t.(*FuncTool); ok {
+			d, err = b.fp.Func(hp, ft.fn)
+		} else {
+			d, err = b.fp.Value(hp, t)
+		}
+		if err != nil {
+			b.errs = append(b.errs, err)
+		} else if !d.IsZero() {
+			parts = append(parts, fingerprint.Part{Role: string(RoleFunc), Digest: d})
+		}
+	}
+	tr.SourceHash = fingerprint.Combine(parts...).String()
+	return tr, tv
+}
+
+// roleRank is a role's place in the combining order, -1 for an unknown
+// role.
+func roleRank(r Role) int {
+	switch r {
+	case RoleFunc:
+		return 0
+	case RoleInterceptor:
+		return 1
+	case RoleHTTPClient:
+		return 2
+	case RoleAuth:
+		return 3
+	case RoleSampling:
+		return 4
+	case RoleElicitation:
+		return 5
+	case RoleRoots:
+		return 6
+	}
+	return -1
+}
+
+// codeParts fingerprints an MCP tool's code, in role order.
+func (b *builder) codeParts(hp, tool string, code []Code) []fingerprint.Part {
+	code = slices.Clone(code)
+	for _, c := range code {
+		if roleRank(c.Role) < 0 {
+			b.refuse(refusals.ErrInvalid, hp, "code-role-unknown", tool, "the tool reports code in role "+strconv.Quote(string(c.Role)), "report code only in the roles definition.Role names")
+			return nil
+		}
+	}
+	// The MCPTool contract promises role order; sorting (stably, so the
+	// interceptor chain keeps its order) makes the hash not depend on it.
+	slices.SortStableFunc(code, func(x, y Code) int { return cmp.Compare(roleRank(x.Role), roleRank(y.Role)) })
+	var parts []fingerprint.Part
+	for _, c := range code {
+		if isNil(c.Value) {
+			continue
+		}
+		d, err := b.fp.Value(hp, c.Value)
+		if err != nil {
+			b.errs = append(b.errs, annotate(err, tool, c.Role))
+			continue
+		}
+		if d.IsZero() {
+			continue // standard library or mcp-go code: not recorded
+		}
+		parts = append(parts, fingerprint.Part{Role: string(c.Role), Digest: d})
+	}
+	return parts
+}
+
+// annotate adds which tool and role a fingerprint refusal concerns.
+func annotate(err error, tool string, role Role) error {
+	rs := refusals.All(err)
+	if len(rs) == 0 {
+		return err
+	}
+	out := make([]error, len(rs))
+	for i, r := range rs {
+		c := *r
+		note := string(role) + " code of tool " + strconv.Quote(tool)
+		if c.Detail == "" {
+			c.Detail = note
+		} else {
+			c.Detail = note + ": " + c.Detail
+		}
+		out[i] = &c
+	}
+	return refusals.Join(out...)
+}
+
+// schema parses a JSON Schema the tool gave; it must be an object.
+// Required schemas that are missing are refused; optional ones report
+// absence.
+func (b *builder) schema(ptr, tool string, raw []byte, required bool) (canonjson.Value, bool) {
+	if len(raw) == 0 {
+		if required {
+			b.refuse(refusals.ErrInvalid, ptr, "input-schema-required", tool, "", "give the tool a JSON Schema object for its arguments")
+		}
+		return canonjson.Value{}, false
+	}
+	return b.object(ptr, tool, raw)
+}
+
+// object parses raw JSON that must be an object.
+func (b *builder) object(ptr, tool string, raw []byte) (canonjson.Value, bool) {
+	if len(raw) == 0 {
+		return canonjson.Value{}, false
+	}
+	v, err := canonjson.Parse(raw)
+	if err != nil {
+		b.errs = append(b.errs, jsonRefusal(ptr, err, tool))
+		return canonjson.Value{}, false
+	}
+	if v.Kind != canonjson.Object {
+		b.refuse(refusals.ErrInvalid, ptr, "not-an-object", tool, "it is a JSON "+v.Kind.String(), "give a JSON object")
+		return canonjson.Value{}, false
+	}
+	return v, true
+}
+
+// jsonRefusal turns a canonjson error into a refusal located at base plus
+// the pointer within the parsed value.
+func jsonRefusal(base string, err error, subject string) error {
+	if se, ok := err.(*canonjson.SyntaxError); ok {
+		return &refusals.Error{Kind: refusals.ErrInvalid, Pointer: base + se.Pointer, Rule: "json-invalid", Subject: subject,
+			Detail: se.Msg + " at byte " + strconv.Itoa(se.Offset), Fix: "give valid, duplicate-free UTF-8 JSON"}
+	}
+	return &refusals.Error{Kind: refusals.ErrInvalid, Pointer: base, Rule: "json-invalid", Subject: subject}
+}
+
+func (b *builder) checkText(ptr, s string) {
+	if !utf8.ValidString(s) {
+		b.refuse(refusals.ErrInvalid, ptr, "text-invalid-utf8", "", "", "give valid UTF-8 text")
+	}
+}
+
+// isNil reports whether v is nil or an interface holding a nil pointer,
+// map, slice or func, which would panic when called.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Interface, reflect.Chan:
+		return rv.IsNil()
+	}
+	return false
+}

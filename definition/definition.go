@@ -1,0 +1,105 @@
+package definition
+
+import (
+	"encoding/hex"
+	"slices"
+	"sync"
+
+	"github.com/zeebo/blake3"
+
+	"github.com/guardian-agent/guardian-go/fingerprint"
+	"github.com/guardian-agent/guardian-go/internal/canonjson"
+	"github.com/guardian-agent/guardian-go/refusals"
+)
+
+// Definition is a recorded agent: a complete, schema-valid definition
+// document. Build and Parse make one; it does not change afterwards and is
+// safe for concurrent use.
+type Definition struct {
+	record *AgentRecord
+	root   canonjson.Value // the document, exclusions applied
+	doc    []byte
+	digest string
+	index  *agentIndex
+
+	fpOnce sync.Once
+	fp     *fingerprint.Fingerprinter
+}
+
+// agentIndex locates an agent's tools in the document, for Vet.
+type agentIndex struct {
+	pointer string
+	tools   map[string]int // name → index in tools
+	values  []toolValues   // parsed JSON parts, before exclusion
+	sub     map[string]*agentIndex
+	subList []*agentIndex
+}
+
+// Document returns the canonical JSON document: sorted keys, numbers in
+// their shortest form, no HTML escaping, UTF-8, two-space indentation and a
+// trailing newline. The same agent gives the same bytes on every machine.
+// The error is always nil for a Definition from Build or Parse, which
+// validated the document against the schema when it was made; it is there
+// for the day a document is written lazily.
+func (d *Definition) Document() ([]byte, error) {
+	return slices.Clone(d.doc), nil
+}
+
+// Digest returns "blake3:<64 hex>", the BLAKE3-256 hash of Document's bytes
+// (so `b3sum` reproduces it). It changes if and only if the document does.
+func (d *Definition) Digest() string { return d.digest }
+
+// Record returns the document as Go values, a copy the caller may change.
+func (d *Definition) Record() *AgentRecord { return d.record.clone() }
+
+// finish applies exclusions, validates against the schema, and encodes.
+func finish(rec *AgentRecord, idx *agentIndex, exclude []string, fp *fingerprint.Fingerprinter) (*Definition, error) {
+	ex, err := parseExcludes(exclude)
+	if err != nil {
+		return nil, err
+	}
+	rec.Extensions.Guardian.Exclude = ex.pointers()
+	root := recordValue(rec, idx)
+	if root, err = ex.apply(root); err != nil {
+		return nil, err
+	}
+	if err := validate(root); err != nil {
+		return nil, err
+	}
+	d := &Definition{root: root, index: idx, fp: fp}
+	d.fpOnce.Do(func() {})
+	d.record, err = decodeRecord(root)
+	if err != nil {
+		return nil, err // the schema and decodeRecord disagree: a bug
+	}
+	d.doc = canonjson.Encode(root)
+	d.digest = digestOf(d.doc)
+	setPointers(idx, "")
+	return d, nil
+}
+
+func digestOf(doc []byte) string {
+	sum := blake3.Sum256(doc)
+	return "blake3:" + hex.EncodeToString(sum[:])
+}
+
+// recordValue is the document tree of rec, with the tools' parsed parts.
+func recordValue(rec *AgentRecord, idx *agentIndex) canonjson.Value {
+	sub := make([]canonjson.Value, len(rec.SubAgents))
+	for i := range rec.SubAgents {
+		sub[i] = recordValue(&rec.SubAgents[i], idx.subList[i])
+	}
+	return agentValue(rec, idx.values, sub)
+}
+
+func setPointers(idx *agentIndex, base string) {
+	idx.pointer = base
+	for i, s := range idx.subList {
+		setPointers(s, refusals.Append(base, keySubAgents, itoa(i)))
+	}
+}
+
+func (d *Definition) fingerprinter() *fingerprint.Fingerprinter {
+	d.fpOnce.Do(func() { d.fp = fingerprint.New(nil) })
+	return d.fp
+}

@@ -1,0 +1,102 @@
+package definition
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/guardian-agent/guardian-go/refusals"
+	"github.com/guardian-agent/guardian-go/secrets"
+)
+
+// serverUse is a server the agent's tools come from.
+type serverUse struct {
+	server  Server
+	differs bool // another tool named a different server of the same name
+}
+
+func sameServer(a, b Server) bool {
+	return a.Name == b.Name && a.Transport == b.Transport && a.URL == b.URL &&
+		a.Command == b.Command && slices.Equal(a.Args, b.Args)
+}
+
+// servers records the servers in use, sorted by name, and refuses what
+// cannot be recorded: a credential where it would be written down, a
+// websocket server, two different servers of one name, a server record
+// that contradicts its transport.
+func (b *builder) servers(used map[string]*serverUse, base string) []Server {
+	names := slices.SortedFunc(maps.Keys(used), cmp.Compare[string])
+	out := make([]Server, 0, len(names))
+	for n, name := range names {
+		u := used[name]
+		s := u.server
+		s.Args = slices.Clone(s.Args)
+		sp := refusals.Append(base, keyMCPServers, strconv.Itoa(n))
+		if u.differs {
+			b.refuse(refusals.ErrInvalid, sp, "server-name-conflict", name,
+				"the agent's tools name two different servers of this name",
+				"give each server its own name")
+		}
+		if name == "" {
+			b.refuse(refusals.ErrInvalid, refusals.Append(sp, keyName), "server-name-required", "", "", "give the server a name")
+		}
+		b.checkText(refusals.Append(sp, keyName), s.Name)
+		switch s.Transport {
+		case TransportStdio:
+			if s.Command == "" {
+				b.refuse(refusals.ErrInvalid, refusals.Append(sp, keyCommand), "stdio-command-required", name, "", "give the stdio server a command")
+			}
+			if s.URL != "" {
+				b.refuse(refusals.ErrInvalid, refusals.Append(sp, keyURL), "stdio-url", name, "a stdio server has a URL", "")
+			}
+			b.checkText(refusals.Append(sp, keyCommand), s.Command)
+			for i, a := range s.Args {
+				b.checkText(refusals.Append(sp, keyArgs, strconv.Itoa(i)), a)
+			}
+			if err := secrets.CheckCommand(refusals.Append(sp, keyCommand), s.Command); err != nil {
+				b.errs = append(b.errs, withSubject(err, name))
+			}
+			if err := secrets.CheckArgs(refusals.Append(sp, keyArgs), s.Args); err != nil {
+				b.errs = append(b.errs, withSubject(err, name))
+			}
+		case TransportSSE, TransportStreamableHTTP, TransportWebSocket:
+			if s.Transport == TransportWebSocket {
+				b.refuse(refusals.ErrWebSocket, refusals.Append(sp, keyTransport), "websocket", name,
+					"", "reach the server over streamable HTTP or stdio")
+			}
+			if s.URL == "" {
+				b.refuse(refusals.ErrInvalid, refusals.Append(sp, keyURL), "url-required", name, "", "give the server's URL")
+			}
+			if s.Command != "" || len(s.Args) > 0 {
+				b.refuse(refusals.ErrInvalid, refusals.Append(sp, keyCommand), "http-command", name, "an HTTP server has a command", "")
+			}
+			b.checkText(refusals.Append(sp, keyURL), s.URL)
+			if err := secrets.CheckURL(refusals.Append(sp, keyURL), s.URL); err != nil {
+				b.errs = append(b.errs, withSubject(err, name))
+			}
+		default:
+			b.refuse(refusals.ErrInvalid, refusals.Append(sp, keyTransport), "transport-unknown", name,
+				"", "use stdio, sse or streamable_http")
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// withSubject names the server in refusals that do not name one yet.
+func withSubject(err error, server string) error {
+	rs := refusals.All(err)
+	if len(rs) == 0 {
+		return err
+	}
+	out := make([]error, len(rs))
+	for i, r := range rs {
+		c := *r
+		if c.Subject == "" {
+			c.Subject = server
+		}
+		out[i] = &c
+	}
+	return refusals.Join(out...)
+}
