@@ -15,9 +15,11 @@ type fakeMCP struct {
 	code   []definition.Code
 }
 
-func (f *fakeMCP) Name() string                 { return f.name }
-func (f *fakeMCP) Description() string          { return "d " + f.name }
-func (f *fakeMCP) InputSchema() json.RawMessage { return json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`) }
+func (f *fakeMCP) Name() string        { return f.name }
+func (f *fakeMCP) Description() string { return "d " + f.name }
+func (f *fakeMCP) InputSchema() json.RawMessage {
+	return json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)
+}
 func (f *fakeMCP) MCPRecord() definition.MCPRecord {
 	return definition.MCPRecord{Server: f.server, Annotations: json.RawMessage(`{"readOnlyHint":true}`), Code: f.code}
 }
