@@ -1,0 +1,109 @@
+package mcpservers
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// The kinds of *Error. Test for them with errors.Is. An *Error can also
+// match context.DeadlineExceeded or context.Canceled (when the caller's
+// context ended) and errors.ErrUnsupported (a websocket server).
+var (
+	// ErrClosed: the Client was closed.
+	ErrClosed = errors.New("client closed")
+	// ErrUnknownServer: Tools was given a name the Client has no
+	// connection for.
+	ErrUnknownServer = errors.New("no such server")
+	// ErrConnect: the server could not be started, reached or initialized.
+	ErrConnect = errors.New("cannot connect")
+	// ErrConnectionLost: the connection died while a call was in flight,
+	// so whether the tool ran is unknown. The call is not replayed, since
+	// the tool may not be safe to run twice; the next call reconnects. An
+	// interceptor may retry tools it knows are safe.
+	ErrConnectionLost = errors.New("connection lost during the call")
+	// ErrProtocol: the server's answer was not valid MCP (malformed JSON, a
+	// tool without a name, a repeated list cursor, ...).
+	ErrProtocol = errors.New("protocol error")
+	// ErrServer: the server answered with a JSON-RPC error; the *Error's
+	// cause is an *RPCError.
+	ErrServer = errors.New("server error")
+	// ErrNameCollision: two tools would reach the model with one name.
+	ErrNameCollision = errors.New("tool name collision")
+	// ErrNoHandler: the server asked for sampling or roots, and the Client
+	// has no handler for it.
+	ErrNoHandler = errors.New("no handler for the server's request")
+	// ErrNoResult: an interceptor returned neither a result nor an error.
+	ErrNoResult = errors.New("no result")
+	// ErrElicitationRequired: the server asked for user input and there is
+	// no elicitation handler; the error is an *ElicitationRequired.
+	ErrElicitationRequired = errors.New("elicitation required")
+)
+
+// Error is a failure of one server, or of one call to one of its tools.
+type Error struct {
+	// Server is the connection's name.
+	Server string
+	// Tool is the tool's MCP name, for a call; empty otherwise.
+	Tool string
+	// Op is what failed: "connect", "list tools" or "call".
+	Op string
+	// Kind is one of the sentinels above, a context error, or
+	// errors.ErrUnsupported. errors.Is matches it.
+	Kind error
+	// Err is the underlying cause, if any. errors.Is and errors.As see it,
+	// but Error prints only a redacted description of it: causes from
+	// net/http and mcp-go may quote URLs.
+	Err error
+
+	detail string // redacted description of Err, made when the error is
+}
+
+// Error formats the failure on one line, for example:
+//
+//	mcpservers: server "docs": call "search": connection lost during the call: server exited: exit status 2
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("mcpservers: server ")
+	b.WriteString(strconv.Quote(e.Server))
+	b.WriteString(": ")
+	if e.Op != "" {
+		b.WriteString(e.Op)
+		if e.Tool != "" {
+			b.WriteByte(' ')
+			b.WriteString(strconv.Quote(e.Tool))
+		}
+		b.WriteString(": ")
+	}
+	if e.Kind != nil {
+		b.WriteString(e.Kind.Error())
+	} else {
+		b.WriteString("failed")
+	}
+	if e.detail != "" {
+		b.WriteString(": ")
+		b.WriteString(e.detail)
+	}
+	return b.String()
+}
+
+// Unwrap returns the kind and the cause, for errors.Is and errors.As.
+func (e *Error) Unwrap() []error {
+	if e.Err == nil {
+		return []error{e.Kind}
+	}
+	return []error{e.Kind, e.Err}
+}
+
+// RPCError is a JSON-RPC error a server answered with.
+type RPCError struct {
+	Code    int
+	Message string
+	Data    []byte // the error's data member as sent, or nil
+}
+
+// Error returns the code and message. The message is the server's, with
+// the connection's header, environment and URL values removed.
+func (e *RPCError) Error() string {
+	return "json-rpc error " + strconv.Itoa(e.Code) + ": " + e.Message
+}
