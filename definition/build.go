@@ -212,7 +212,9 @@ func (b *builder) tool(p pending, tp string) (ToolRecord, toolValues) {
 			parts = append(parts, fingerprint.Part{Role: string(RoleFunc), Digest: d})
 		}
 	}
-	tr.SourceHash = fingerprint.Combine(parts...).String()
+	if d := fingerprint.Combine(parts...); !d.IsZero() {
+		tr.SourceHash = d.String()
+	}
 	return tr, tv
 }
 

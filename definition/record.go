@@ -48,8 +48,11 @@ type ToolRecord struct {
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  json.RawMessage `json:"annotations,omitempty"`
-	// SourceHash is "blake3:<64 hex>", see package fingerprint.
-	SourceHash string `json:"sourceHash"`
+	// SourceHash is "blake3:<64 hex>", the fingerprint of the code that
+	// changes what a call does (see package fingerprint); "" when no code of
+	// the user's shapes the tool's calls (an MCP tool with no interceptors
+	// or handlers of the user's).
+	SourceHash string `json:"sourceHash,omitempty"`
 }
 
 // Extensions holds the document's namespaced extensions; "guardian" is
@@ -174,8 +177,8 @@ func toolValue(t *ToolRecord, v toolValues) canonjson.Value {
 		canonjson.Member{Key: keyName, Value: canonjson.Str(t.Name)},
 		canonjson.Member{Key: keyDescription, Value: canonjson.Str(t.Description)},
 		canonjson.Member{Key: keyInputSchema, Value: v.input},
-		canonjson.Member{Key: keySourceHash, Value: canonjson.Str(t.SourceHash)},
 	)
+	m = appendOptional(m, keySourceHash, t.SourceHash)
 	m = appendOptional(m, keyTitle, t.Title)
 	if v.hasOutput {
 		m = append(m, canonjson.Member{Key: keyOutputSchema, Value: v.output})
