@@ -31,7 +31,9 @@ type module struct {
 
 // versioned reports whether the module's code is an immutable module
 // version, identified without its source.
-func (m *module) versioned() bool { return !m.main && m.dir == "" && m.version != "" && m.version != "(devel)" }
+func (m *module) versioned() bool {
+	return !m.main && m.dir == "" && m.version != "" && m.version != "(devel)"
+}
 
 // env is what the process tells about how it was built, read once per
 // Fingerprinter.
@@ -45,6 +47,7 @@ type env struct {
 	goroot   string // standard library source on this machine ("" if none)
 	modCache string // this machine's module cache
 	sources  []Source
+	skip     []string // module paths whose code is skipped
 	ctxt     build.Context
 
 	rootOnce sync.Once
@@ -73,14 +76,8 @@ func newEnv(opts *Options) *env {
 			e.sources[j], e.sources[j-1] = e.sources[j-1], e.sources[j]
 		}
 	}
-	isSkipped := func(p string) bool {
-		for _, s := range skip {
-			if s != "" && (p == s || strings.HasPrefix(p, s+"/")) {
-				return true
-			}
-		}
-		return false
-	}
+	e.skip = skip
+	isSkipped := e.isSkipped
 
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		e.mainPkg = bi.Path
@@ -97,6 +94,11 @@ func newEnv(opts *Options) *env {
 				}
 			}
 			e.modules = append(e.modules, m)
+		}
+		if len(bi.Deps) == 0 && e.main != nil {
+			// A test binary lists no dependencies: read them from the main
+			// module's go.mod, which names every module the build uses.
+			e.modules = append(e.modules, e.goModDeps()...)
 		}
 		for _, s := range bi.Settings {
 			switch s.Key {
@@ -134,6 +136,45 @@ func newEnv(opts *Options) *env {
 	}
 	e.modCache = modCache()
 	return e
+}
+
+// isSkipped reports whether code of the module or package path p is
+// skipped.
+func (e *env) isSkipped(p string) bool {
+	for _, s := range e.skip {
+		if s != "" && (p == s || strings.HasPrefix(p, s+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// goModDeps reads the dependencies from the main module's go.mod.
+func (e *env) goModDeps() []*module {
+	root := e.mainRoot()
+	if root == "" {
+		return nil
+	}
+	data, err := os.ReadFile(filepath.Join(filepath.FromSlash(root), "go.mod"))
+	if err != nil {
+		return nil
+	}
+	reqs, reps := parseGoMod(data)
+	var out []*module
+	for _, r := range reqs {
+		m := &module{path: r.path, srcPath: r.path, version: r.version, skip: e.isSkipped(r.path)}
+		for _, rp := range reps {
+			if rp.old.path == r.path && (rp.old.version == "" || rp.old.version == r.version) {
+				if rp.new.version == "" {
+					m.dir, m.srcPath, m.version = rp.new.path, r.path, ""
+				} else {
+					m.srcPath, m.version = rp.new.path, rp.new.version
+				}
+			}
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // goroot is the standard library's source directory on this machine, from
@@ -271,7 +312,39 @@ func (e *env) moduleCacheFile(p string) (*module, string) {
 			best, bestRel, bestLen = m, rel, len(key)
 		}
 	}
+	if best == nil {
+		return e.unlistedModuleFile(p)
+	}
 	return best, bestRel
+}
+
+// unlistedModuleFile reads module, version and path off a module cache
+// path that no listed dependency matches: in this machine's module cache,
+// or in -trimpath's "module@version/rel" form.
+func (e *env) unlistedModuleFile(p string) (*module, string) {
+	rest := ""
+	if c := filepath.ToSlash(e.modCache); c != "" && strings.HasPrefix(p, c+"/") {
+		rest = p[len(c)+1:]
+	} else if !isAbs(p) {
+		rest = p
+	} else {
+		return nil, ""
+	}
+	at := strings.IndexByte(rest, '@')
+	if at <= 0 {
+		return nil, ""
+	}
+	slash := strings.IndexByte(rest[at:], '/')
+	if slash < 0 {
+		return nil, ""
+	}
+	modPath, ok1 := unescapeModule(rest[:at])
+	version, ok2 := unescapeModule(rest[at+1 : at+slash])
+	if !ok1 || !ok2 || version == "" || strings.HasPrefix(modPath, "cache/") {
+		return nil, ""
+	}
+	m := &module{path: modPath, srcPath: modPath, version: version, skip: e.isSkipped(modPath)}
+	return m, rest[at+slash+1:]
 }
 
 // longestModule finds the module whose path is the longest prefix of an
@@ -302,6 +375,10 @@ func (e *env) longestModule(p string, versionedOnly bool) (*module, string) {
 func (e *env) classifyPackage(importPath string) placed {
 	if e.sourceForPackage(importPath) >= 0 || importPath == "main" {
 		return placed{class: classUser}
+	}
+	if e.isSkipped(importPath) {
+		m, rel := e.longestModule(importPath, false)
+		return placed{class: classSkip, mod: m, rel: rel}
 	}
 	m, rel := e.longestModule(strings.TrimSuffix(importPath, "_test"), false)
 	switch {
@@ -450,6 +527,33 @@ func modulePath(gomod []byte) string {
 		return p
 	}
 	return ""
+}
+
+// unescapeModule undoes escapeModule; ok is false for a string escapeModule
+// could not have made.
+func unescapeModule(s string) (string, bool) {
+	if strings.IndexByte(s, '!') < 0 {
+		return s, strings.IndexFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' }) < 0
+	}
+	var b strings.Builder
+	bang := false
+	for _, r := range s {
+		switch {
+		case bang:
+			if r < 'a' || r > 'z' {
+				return "", false
+			}
+			b.WriteRune(r - ('a' - 'A'))
+			bang = false
+		case r == '!':
+			bang = true
+		case 'A' <= r && r <= 'Z':
+			return "", false
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String(), !bang
 }
 
 // escapeModule escapes a module path or version as the module cache does:

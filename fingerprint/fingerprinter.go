@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/guardian-agent/guardian-go/refusals"
 )
@@ -41,6 +42,8 @@ type Fingerprinter struct {
 	files onceMap[place, fileResult]
 	pkgs  onceMap[place, pkgResult]
 	types onceMap[reflect.Type, typeResult]
+
+	parses atomic.Int64 // files read and parsed, for tests
 }
 
 type valueKey struct {
@@ -234,6 +237,7 @@ func (f *Fingerprinter) file(e *env, p place) fileResult {
 		return fileResult{err: errNotFound, notFound: true}
 	}
 	return f.files.get(p, func() fileResult {
+		f.parses.Add(1)
 		src, err := e.readFile(p)
 		if err != nil {
 			return fileResult{err: err, notFound: true}

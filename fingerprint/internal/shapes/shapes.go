@@ -5,9 +5,9 @@
 package shapes
 
 import (
+	rnd "math/rand/v2"
 	"net/http"
 	"strings"
-	rnd "math/rand/v2"
 )
 
 // TopLevel is a top-level func.
