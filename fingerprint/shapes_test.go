@@ -402,8 +402,8 @@ func TestSources(t *testing.T) {
 	}
 	// A file the build's constraints exclude is not read for methods.
 	withTagged := withFS(fstest.MapFS{
-		"shapes.go":       {Data: src},
-		"shapes_other.go": {Data: []byte("//go:build never\n\npackage shapes\n\nfunc (a *AuthRT) other() {}\n")},
+		"shapes.go":                   {Data: src},
+		"shapes_other.go":             {Data: []byte("//go:build never\n\npackage shapes\n\nfunc (a *AuthRT) other() {}\n")},
 		"shapes_" + otherOS() + ".go": {Data: []byte("package shapes\n\nfunc (a *AuthRT) onOtherOS() {}\n")},
 	})
 	if d, err := withTagged.Value("/v", &shapes.AuthRT{}); err != nil || d != d2 {
@@ -411,7 +411,7 @@ func TestSources(t *testing.T) {
 	}
 	// A file the build's constraints include is.
 	withMore := withFS(fstest.MapFS{
-		"shapes.go":                     {Data: src},
+		"shapes.go":                      {Data: src},
 		"shapes_" + runtime.GOOS + ".go": {Data: []byte("package shapes\n\nfunc (a *AuthRT) more() {}\n")},
 	})
 	if d, err := withMore.Value("/v", &shapes.AuthRT{}); err != nil || d == d2 {
@@ -472,5 +472,3 @@ func checkGolden(t *testing.T, path, got string) {
 		}
 	}
 }
-
-
