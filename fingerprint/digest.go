@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/guardian-agent/guardian-go/refusals"
 	"github.com/zeebo/blake3"
@@ -70,6 +71,48 @@ func derive(context string, material []byte) Digest {
 	var d Digest
 	blake3.DeriveKey(context, material, d[:])
 	return d
+}
+
+// hashers pools the BLAKE3 hashers of one derive_key context: making one
+// hashes the context string and allocates a large state, which would
+// dominate fingerprinting a small func.
+type hashers struct {
+	context string
+	pool    sync.Pool
+}
+
+func (h *hashers) derive(material []byte) Digest {
+	x, _ := h.pool.Get().(*blake3.Hasher)
+	if x == nil {
+		x = blake3.NewDeriveKey(h.context)
+	} else {
+		x.Reset()
+	}
+	_, _ = x.Write(material)
+	var d Digest
+	x.Sum(d[:0])
+	h.pool.Put(x)
+	return d
+}
+
+// nodeHashers are a Fingerprinter's hashers for the contexts of source
+// nodes, the ones hashed most.
+type nodeHashers struct {
+	fn, spec hashers
+}
+
+func newNodeHashers() *nodeHashers {
+	return &nodeHashers{fn: hashers{context: ctxFunc}, spec: hashers{context: ctxTypeSpec}}
+}
+
+func (n *nodeHashers) derive(context string, material []byte) Digest {
+	switch {
+	case n != nil && context == ctxFunc:
+		return n.fn.derive(material)
+	case n != nil && context == ctxTypeSpec:
+		return n.spec.derive(material)
+	}
+	return derive(context, material)
 }
 
 // appendString writes s as its length (unsigned LEB128) and its bytes.

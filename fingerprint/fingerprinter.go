@@ -43,7 +43,8 @@ type Fingerprinter struct {
 	pkgs  onceMap[place, pkgResult]
 	types onceMap[reflect.Type, typeResult]
 
-	parses atomic.Int64 // files read and parsed, for tests
+	hashers *nodeHashers
+	parses  atomic.Int64 // files read and parsed, for tests
 }
 
 type valueKey struct {
@@ -62,8 +63,9 @@ func New(opts *Options) *Fingerprinter {
 	}
 	return &Fingerprinter{
 		env:    sync.OnceValue(func() *env { return newEnv(&o) }),
-		funcs:  map[uintptr]outcome{},
-		values: map[valueKey]outcome{},
+		funcs:   map[uintptr]outcome{},
+		values:  map[valueKey]outcome{},
+		hashers: newNodeHashers(),
 	}
 }
 
@@ -213,7 +215,7 @@ func (x *fileIndex) digest(context string, s span) (Digest, error) {
 	if err != nil {
 		return Digest{}, err
 	}
-	return derive(context, material), nil
+	return x.hashers.derive(context, material), nil
 }
 
 // fileResult is a read and indexed file, or why not.
@@ -243,6 +245,9 @@ func (f *Fingerprinter) file(e *env, p place) fileResult {
 			return fileResult{err: err, notFound: true}
 		}
 		idx, err := indexFile(src)
+		if idx != nil {
+			idx.hashers = f.hashers
+		}
 		return fileResult{idx: idx, src: src, err: err}
 	})
 }

@@ -25,6 +25,7 @@ type span struct {
 // file's AST is many times the size of its source.
 type fileIndex struct {
 	src     []byte
+	hashers *nodeHashers // nil: hash without pooling
 	pkgName string
 	imports map[string]string // import name → path
 

@@ -13,12 +13,6 @@ import (
 // never does, so a caller maps it to stale source.
 var errScan = errors.New("fingerprint: source does not scan as Go")
 
-// rawToken is one token as go/scanner returns it.
-type rawToken struct {
-	tok token.Token
-	lit string
-}
-
 // appendTokens appends the normalised token stream of src, a fragment of a
 // Go file (one declaration or literal), to dst, each token text written as
 // its length (unsigned LEB128) followed by its bytes. imports maps a file's
@@ -36,60 +30,78 @@ type rawToken struct {
 //   - an identifier X that is an import name of the file, directly followed
 //     by '.' and not directly preceded by '.', is written "import:" + path.
 func appendTokens(dst, src []byte, imports map[string]string) ([]byte, error) {
-	toks, err := scanTokens(src)
-	if err != nil {
-		return dst, err
-	}
-	var seps []byte // pending ';' and ',', not yet written
-	for i, t := range toks {
-		switch t.tok {
-		case token.SEMICOLON:
-			seps = append(seps, ';')
-			continue
-		case token.COMMA:
-			seps = append(seps, ',')
-			continue
-		case token.RPAREN, token.RBRACE:
-			seps = seps[:0]
-		case token.RBRACK:
-			for len(seps) > 0 && seps[len(seps)-1] == ',' {
-				seps = seps[:len(seps)-1]
-			}
-		}
-		for _, s := range seps {
-			dst = appendText(dst, sepText(s))
-		}
-		seps = seps[:0]
+	var s scanner.Scanner
+	failed := false
+	s.Init(token.NewFileSet().AddFile("", -1, len(src)), src, func(token.Position, string) { failed = true }, 0)
 
-		text := t.lit
-		switch t.tok {
-		case token.STRING:
-			if v, err := strconv.Unquote(t.lit); err == nil {
-				text = strconv.QuoteToASCII(v)
-			}
-		case token.CHAR:
-			text = canonicalRune(t.lit)
-		case token.IDENT:
-			if imports != nil && i+1 < len(toks) && toks[i+1].tok == token.PERIOD &&
-				(i == 0 || toks[i-1].tok != token.PERIOD) {
-				if p, ok := imports[t.lit]; ok {
-					text = "import:" + p
+	// One token of lookahead (an identifier is an import only before '.'),
+	// and the previous token (and not after '.').
+	var seps []byte // pending ';' and ',', not yet written
+	prev := token.ILLEGAL
+	_, tok, lit := s.Scan()
+	for tok != token.EOF {
+		_, next, nextLit := s.Scan()
+		switch tok {
+		case token.ILLEGAL:
+			failed = true
+		case token.SEMICOLON, token.COMMA:
+			seps = append(seps, sepByte(tok))
+		default:
+			switch tok {
+			case token.RPAREN, token.RBRACE:
+				seps = seps[:0]
+			case token.RBRACK:
+				for len(seps) > 0 && seps[len(seps)-1] == ',' {
+					seps = seps[:len(seps)-1]
 				}
 			}
-		default:
-			if text == "" {
-				text = t.tok.String()
+			for _, b := range seps {
+				dst = appendText(dst, sepText(b))
 			}
+			seps = seps[:0]
+			dst = appendText(dst, tokenText(tok, lit, imports, prev, next))
 		}
-		dst = appendText(dst, text)
+		prev, tok, lit = tok, next, nextLit
+	}
+	if failed {
+		return dst, errScan
 	}
 	for len(seps) > 0 && seps[len(seps)-1] == ';' {
 		seps = seps[:len(seps)-1]
 	}
-	for _, s := range seps {
-		dst = appendText(dst, sepText(s))
+	for _, b := range seps {
+		dst = appendText(dst, sepText(b))
 	}
 	return dst, nil
+}
+
+// tokenText is a token's normalised text.
+func tokenText(tok token.Token, lit string, imports map[string]string, prev, next token.Token) string {
+	switch tok {
+	case token.STRING:
+		if v, err := strconv.Unquote(lit); err == nil {
+			return strconv.QuoteToASCII(v)
+		}
+	case token.CHAR:
+		return canonicalRune(lit)
+	case token.IDENT:
+		if imports != nil && next == token.PERIOD && prev != token.PERIOD {
+			if p, ok := imports[lit]; ok {
+				return "import:" + p
+			}
+		}
+	}
+	if lit == "" {
+		return tok.String()
+	}
+	return lit
+}
+
+func sepByte(tok token.Token) byte {
+	if tok == token.SEMICOLON {
+		return ';'
+	}
+	return ','
 }
 
 func sepText(s byte) string {
@@ -104,30 +116,6 @@ func sepText(s byte) string {
 func appendText(dst []byte, text string) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(text)))
 	return append(dst, text...)
-}
-
-// scanTokens scans src without comments. Any scanner error fails the scan:
-// the source is not what the compiler accepted.
-func scanTokens(src []byte) ([]rawToken, error) {
-	var s scanner.Scanner
-	fset := token.NewFileSet()
-	failed := false
-	s.Init(fset.AddFile("", -1, len(src)), src, func(token.Position, string) { failed = true }, 0)
-	toks := make([]rawToken, 0, len(src)/4)
-	for {
-		_, tok, lit := s.Scan()
-		if tok == token.EOF {
-			break
-		}
-		if tok == token.ILLEGAL {
-			failed = true
-		}
-		toks = append(toks, rawToken{tok, lit})
-	}
-	if failed {
-		return nil, errScan
-	}
-	return toks, nil
 }
 
 // canonicalRune rewrites a rune literal by its value, so 'a', '\x61' and
