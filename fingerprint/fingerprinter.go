@@ -62,7 +62,7 @@ func New(opts *Options) *Fingerprinter {
 		o.SkipModules = slices.Clone(o.SkipModules)
 	}
 	return &Fingerprinter{
-		env:    sync.OnceValue(func() *env { return newEnv(&o) }),
+		env:     sync.OnceValue(func() *env { return newEnv(&o) }),
 		funcs:   map[uintptr]outcome{},
 		values:  map[valueKey]outcome{},
 		hashers: newNodeHashers(),
