@@ -75,7 +75,7 @@ func goBuild(t *testing.T, dir, out string, flags ...string) {
 	args := append([]string{"build", "-o", out}, flags...)
 	cmd := exec.Command(goCommand(t), append(args, ".")...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
+	cmd.Env = append(os.Environ(), "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"), "GOWORK=off", "GOTOOLCHAIN=local")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, b)
 	}

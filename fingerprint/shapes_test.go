@@ -76,6 +76,8 @@ func shapeCases() []shapeCase {
 		{name: "method expression, value method through pointer", v: (*shapes.Counter).Get, want: "found", same: "method value, value receiver"},
 		{name: "method expression, value receiver", v: shapes.Counter.Get, want: "found", same: "method value, value receiver"},
 		{name: "promoted method value", v: shapes.Outer{}.Hello, want: "found", node: `func (Inner) Hello() string { return "hello" }`},
+		{name: "promoted method expression", v: shapes.Outer.Hello, want: "found", same: "promoted method value"},
+		{name: "promoted pointer method value", v: (&shapes.Outer{Counter: c}).Inc, want: "found", same: "method value, pointer receiver"},
 		{name: "generic func", v: shapes.Map[int, string], want: "found"},
 		{name: "generic func, other instance", v: shapes.Map[string, int], want: "found", same: "generic func"},
 		{name: "closure in generic func", v: shapes.GenericClosure(3), want: "found", node: "func() T { return v }"},
@@ -94,6 +96,7 @@ func shapeCases() []shapeCase {
 
 		{name: "stdlib func", v: http.NewRequest, want: "skipped"},
 		{name: "stdlib method value", v: http.DefaultClient.Do, want: "skipped"},
+		{name: "promoted stdlib method value", v: (&shapes.Transport{}).CloseIdleConnections, want: "skipped"},
 		{name: "stdlib impl value", value: true, v: http.DefaultClient, want: "skipped"},
 		{name: "stdlib transport value", value: true, v: http.DefaultTransport, want: "skipped"},
 		{name: "mcp-go func", v: server.NewMCPServer, want: "skipped"},
