@@ -54,8 +54,9 @@ func copyProgram(t *testing.T) string {
 	}
 	root := repoRoot(t)
 	gomod := "module example.com/fpprog\n\ngo 1.26\n\n" +
-		"require github.com/guardian-agent/guardian-go v0.0.0\n\n" +
-		"replace github.com/guardian-agent/guardian-go => " + filepath.ToSlash(root) + "\n"
+		"require (\n\tgithub.com/guardian-agent/guardian-go v0.0.0\n\texample.com/locallib v0.0.0\n)\n\n" +
+		"replace github.com/guardian-agent/guardian-go => " + filepath.ToSlash(root) + "\n\n" +
+		"replace example.com/locallib => ./locallib\n"
 	if err := os.WriteFile(filepath.Join(dst, "go.mod"), []byte(gomod), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -157,8 +158,8 @@ func wantShape(t *testing.T, res map[string]string) {
 			}
 		}
 	}
-	if len(res) != 14 {
-		t.Errorf("got %d results, want 14", len(res))
+	if len(res) != 15 {
+		t.Errorf("got %d results, want 15", len(res))
 	}
 }
 
@@ -255,7 +256,14 @@ func TestMovedBinary(t *testing.T) {
 				}
 			}
 
-			diffResults(t, "embedded", runProgram(t, bin, elsewhere, "-embed"), want)
+			// The embedded tree holds the program's own module; the locally
+			// replaced module is another, and stays unreadable.
+			embedded := runProgram(t, bin, elsewhere, "-embed")
+			if r := embedded["local-replace"]; r != "refused unreadable fingerprint/unreadable-source" {
+				t.Errorf("embedded: local-replace = %s, want an unreadable-source refusal", r)
+			}
+			embedded["local-replace"] = want["local-replace"]
+			diffResults(t, "embedded", embedded, want)
 		})
 	}
 }

@@ -24,6 +24,7 @@ type module struct {
 	path    string // module path: the prefix of its packages' import paths
 	srcPath string // the module whose source it is (a replacement's path)
 	version string // "" for the main module and a directory replacement
+	req     string // the version the build requires (a directory replacement's -trimpath name)
 	dir     string // a directory replacement, as go.mod wrote it
 	main    bool
 	skip    bool
@@ -86,11 +87,11 @@ func newEnv(opts *Options) *env {
 			e.modules = append(e.modules, e.main)
 		}
 		for _, d := range bi.Deps {
-			m := &module{path: d.Path, srcPath: d.Path, version: d.Version, skip: isSkipped(d.Path)}
+			m := &module{path: d.Path, srcPath: d.Path, version: d.Version, req: d.Version, skip: isSkipped(d.Path)}
 			if r := d.Replace; r != nil {
 				m.srcPath, m.version = r.Path, r.Version
-				if r.Version == "" {
-					m.dir, m.srcPath = r.Path, d.Path
+				if isLocalPath(r.Path) {
+					m.dir, m.srcPath, m.version = r.Path, d.Path, ""
 				}
 			}
 			e.modules = append(e.modules, m)
@@ -124,9 +125,12 @@ func newEnv(opts *Options) *env {
 	// to be compiled from it: whatever GOROOT was on the building machine,
 	// and whether or not -trimpath cut it.
 	if loc, ok := locate(reflect.ValueOf(reflect.ValueOf).Pointer()); ok {
-		if root, found := strings.CutSuffix(loc.file, "reflect/value.go"); found && isAbs(root) {
-			e.stdRoot = root
+		if i := strings.LastIndex(loc.file, "/reflect/"); i >= 0 && isAbs(loc.file) {
+			e.stdRoot = loc.file[:i+1]
 		}
+	}
+	if e.stdRoot == "" && !e.trimpath {
+		e.stdRoot = goroot() // not found above: this machine's, as a fallback
 	}
 	for _, r := range []string{e.stdRoot, goroot()} {
 		if r != "" && isDir(filepath.FromSlash(r)) {
@@ -162,10 +166,10 @@ func (e *env) goModDeps() []*module {
 	reqs, reps := parseGoMod(data)
 	var out []*module
 	for _, r := range reqs {
-		m := &module{path: r.path, srcPath: r.path, version: r.version, skip: e.isSkipped(r.path)}
+		m := &module{path: r.path, srcPath: r.path, version: r.version, req: r.version, skip: e.isSkipped(r.path)}
 		for _, rp := range reps {
 			if rp.old.path == r.path && (rp.old.version == "" || rp.old.version == r.version) {
-				if rp.new.version == "" {
+				if isLocalPath(rp.new.path) {
 					m.dir, m.srcPath, m.version = rp.new.path, r.path, ""
 				} else {
 					m.srcPath, m.version = rp.new.path, rp.new.version
@@ -175,6 +179,13 @@ func (e *env) goModDeps() []*module {
 		out = append(out, m)
 	}
 	return out
+}
+
+// isLocalPath reports whether a replacement is a directory: go.mod writes
+// those as absolute paths or paths beginning ./ or ../.
+func isLocalPath(p string) bool {
+	p = filepath.ToSlash(p)
+	return strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || p == "." || p == ".." || isAbs(p) || filepath.IsAbs(p)
 }
 
 // goroot is the standard library's source directory on this machine, from
@@ -239,6 +250,12 @@ func (e *env) classifyFile(p string) placed {
 	if e.stdRoot != "" && strings.HasPrefix(p, e.stdRoot) {
 		return placed{class: classStd}
 	}
+	if m, rel := e.replacedDirFile(p); m != nil {
+		if m.skip {
+			return placed{class: classSkip, mod: m}
+		}
+		return placed{class: classUser, mod: m, rel: rel}
+	}
 	if m, rel := e.moduleCacheFile(p); m != nil {
 		return e.depOrSkip(m, rel)
 	}
@@ -282,6 +299,23 @@ func (e *env) depOrSkip(m *module, rel string) placed {
 		return placed{class: classSkip, mod: m}
 	}
 	return placed{class: classDep, mod: m, rel: rel}
+}
+
+// replacedDirFile matches -trimpath's form of a directory replacement's
+// files, "<module>@<required version>/rel".
+func (e *env) replacedDirFile(p string) (*module, string) {
+	if isAbs(p) {
+		return nil, ""
+	}
+	for _, m := range e.modules {
+		if m.dir == "" || m.req == "" {
+			continue
+		}
+		if rel, ok := strings.CutPrefix(p, m.path+"@"+m.req+"/"); ok {
+			return m, rel
+		}
+	}
+	return nil, ""
 }
 
 // moduleCacheFile matches a path in a module cache, "<cache>/<escaped

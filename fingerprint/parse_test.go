@@ -22,6 +22,8 @@ func TestParseSymbol(t *testing.T) {
 		{"example.com/app.F.func2.1", symbol{pkg: "example.com/app", closure: true}, true},
 		{"main.main.F.(*T).M.func3", symbol{pkg: "main", closure: true}, true},
 		{"example.com/app.init.func1", symbol{pkg: "example.com/app", closure: true}, true},
+		{"example.com/app.init.0", symbol{pkg: "example.com/app", name: "init"}, true},
+		{"example.com/app.init.0.func2", symbol{pkg: "example.com/app", closure: true}, true},
 		{"example.com/app.glob..func1", symbol{pkg: "example.com/app", closure: true}, true},
 		{"gopkg.in/yaml%2ev3.Marshal", symbol{pkg: "gopkg.in/yaml.v3", name: "Marshal"}, true},
 		{"main.main", symbol{pkg: "main", name: "main"}, true},
@@ -173,7 +175,7 @@ func TestClassifyFile(t *testing.T) {
 		{path: "golang.org/x/oauth2", srcPath: "golang.org/x/oauth2", version: "v0.38.0"},
 		{path: "github.com/BurntSushi/toml", srcPath: "github.com/BurntSushi/toml", version: "v1.3.0"},
 		{path: mcpGoModule, srcPath: mcpGoModule, version: "v1.2.1", skip: true},
-		{path: "example.com/lib", srcPath: "example.com/lib", dir: "../lib"},
+		{path: "example.com/lib", srcPath: "example.com/lib", req: "v0.0.0", dir: "../lib"},
 	}
 	tests := []struct {
 		path string
@@ -190,6 +192,8 @@ func TestClassifyFile(t *testing.T) {
 		{"/src/app/handlers/h.go", classUser, ""},
 		{"example.com/app/handlers/h.go", classUser, "handlers/h.go"},
 		{"example.com/lib/x.go", classUser, "x.go"},
+		{"example.com/lib@v0.0.0/x.go", classUser, "x.go"},
+		{"example.com/other@v1.0.0/x.go", classDep, "x.go"},
 		{"net/http/client.go", classStd, ""},
 		{"./main.go", classUser, ""},
 	}

@@ -82,6 +82,12 @@ func (e *env) filePlace(recorded string) place {
 	if isAbs(recorded) {
 		return place{src: -1, name: filepath.FromSlash(recorded)}
 	}
+	if m, rel := e.replacedDirFile(recorded); m != nil {
+		if root := e.moduleRoot(m); root != "" {
+			return place{src: -1, name: filepath.FromSlash(path.Join(root, rel))}
+		}
+		return place{}
+	}
 	if m, rel := e.longestModule(recorded, false); m != nil && !m.versioned() {
 		if root := e.moduleRoot(m); root != "" {
 			return place{src: -1, name: filepath.FromSlash(path.Join(root, rel))}

@@ -46,6 +46,11 @@ func parseSymbol(s string) (sym symbol, ok bool) {
 		rest = r
 	}
 	segs := strings.Split(rest, ".")
+	if len(segs) == 2 && segs[0] == "init" && allDigits(segs[1]) {
+		// init.0, init.1: a package's init funcs, not literals.
+		sym.name = "init"
+		return sym, true
+	}
 	if len(segs) > 1 && closureSegment(segs[len(segs)-1]) {
 		// A literal, or a compiler wrapper inside a function. What comes
 		// before may be a caller it was inlined into, methods included

@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"example.com/fpprog/shapes"
+	"example.com/locallib"
 	"github.com/guardian-agent/guardian-go/fingerprint"
 	"github.com/guardian-agent/guardian-go/refusals"
 )
@@ -47,6 +48,7 @@ func main() {
 		{"package-var", false, shapes.Var},
 		{"main-closure", false, func() int { return local * 2 }},
 		{"impl-value", true, c},
+		{"local-replace", false, locallib.Twice},
 		{"stdlib", false, fmt.Sprintf},
 		{"interface-method", false, getter.Get},
 	}
