@@ -234,6 +234,7 @@ const (
 	classStd               // the standard library: skipped
 	classSkip              // mcp-go, or another skipped module: skipped
 	classDep               // a third-party module version: identified, no source needed
+	classUnknown           // not the standard library, but no module the build lists: refused
 )
 
 // placed is code classified, with the module it belongs to (dep, skip) and
@@ -281,6 +282,12 @@ func (e *env) classifyFile(p string) placed {
 				return placed{class: classDep, mod: m, rel: rel}
 			}
 			return placed{class: classUser, mod: m, rel: rel}
+		}
+		if e.isSkipped(p) {
+			return placed{class: classSkip}
+		}
+		if !stdLike(p) {
+			return placed{class: classUnknown}
 		}
 		return placed{class: classStd}
 	}
@@ -416,6 +423,8 @@ func (e *env) classifyPackage(importPath string) placed {
 	}
 	m, rel := e.longestModule(strings.TrimSuffix(importPath, "_test"), false)
 	switch {
+	case m == nil && !stdLike(importPath):
+		return placed{class: classUnknown}
 	case m == nil:
 		return placed{class: classStd}
 	case m.skip:
@@ -426,11 +435,20 @@ func (e *env) classifyPackage(importPath string) placed {
 	return placed{class: classUser, mod: m, rel: rel}
 }
 
+// stdLike reports whether an import path (or a path beginning with one)
+// can be the standard library's: no dot in its first element. Only a last
+// resort, after every module the build lists: "main" and module paths
+// without a dot ("module m") are matched before it.
+func stdLike(p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	return !strings.Contains(first, ".")
+}
+
 // anchored returns the index of the Source whose tree holds the recorded
 // path p, or -1.
 func (e *env) anchored(p string) int {
 	for i, s := range e.sources {
-		if strings.HasPrefix(p, s.dir+"/") {
+		if strings.HasPrefix(p, s.prefix()) {
 			return i
 		}
 	}

@@ -153,6 +153,9 @@ func (f *Fingerprinter) computeFunc(pc uintptr) outcome {
 		return outcome{d: moduleDigest(pl.mod.srcPath, pl.mod.version, fmt.Sprintf("func %s:%d", pl.rel, loc.startLine))}
 	}
 	where := fmt.Sprintf("%s:%d", loc.file, loc.startLine)
+	if pl.class == classUnknown {
+		return refused(opaque(ruleUnknownCode, loc.symbol, "recorded at "+where+", in no module the build information lists", fixUnknownModule))
+	}
 	if !strings.HasSuffix(loc.file, ".go") {
 		return refused(opaque(ruleNotGo, loc.symbol, "implemented outside Go source, at "+where, fixNotGo))
 	}

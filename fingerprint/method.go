@@ -26,6 +26,9 @@ func (f *Fingerprinter) methodOutcome(sym symbol) outcome {
 			}
 			seen[st] = true
 			pl := e.classifyPackage(st.pkgPath)
+			if pl.class == classUnknown {
+				return refused(opaque(ruleUnknownCode, subject, "package "+st.pkgPath+" is in no module the build information lists", fixUnknownModule))
+			}
 			var p place
 			if pl.class == classUser {
 				p = e.packagePlace(st.pkgPath)

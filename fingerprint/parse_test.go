@@ -196,6 +196,7 @@ func TestClassifyFile(t *testing.T) {
 		{"example.com/other@v1.0.0/x.go", classDep, "x.go"},
 		{"net/http/client.go", classStd, ""},
 		{"./main.go", classUser, ""},
+		{"github.com/unlisted/x/y.go", classUnknown, ""},
 	}
 	for _, tt := range tests {
 		got := e.classifyFile(tt.path)

@@ -24,6 +24,8 @@ const (
 	fixReflect    = "take the method value in Go source (x.M), not through reflect"
 	fixInterface  = "take the method value on the concrete type (x.M where x is not an interface), or pass the value itself to Value"
 	fixNotGo      = "pass a Go func that calls it"
+
+	fixUnknownModule = "build the program in module mode, so that its build information lists its modules"
 )
 
 // refusal is a refusal without its pointer: outcomes are cached per code

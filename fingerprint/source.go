@@ -39,6 +39,14 @@ func EmbeddedSource(fsys fs.FS) Source {
 	return sourceAt(fsys, 2)
 }
 
+// prefix is the recorded path prefix of the files in the tree.
+func (s Source) prefix() string {
+	if strings.HasSuffix(s.dir, "/") {
+		return s.dir
+	}
+	return s.dir + "/"
+}
+
 // sourceAt anchors fsys at the file of the caller skip frames up.
 func sourceAt(fsys fs.FS, skip int) Source {
 	if fsys == nil {
@@ -77,7 +85,7 @@ func (p place) ok() bool { return p.name != "" }
 // the zero place.
 func (e *env) filePlace(recorded string) place {
 	if i := e.anchored(recorded); i >= 0 {
-		return place{src: i, name: strings.TrimPrefix(recorded, e.sources[i].dir+"/")}
+		return place{src: i, name: strings.TrimPrefix(recorded, e.sources[i].prefix())}
 	}
 	if isAbs(recorded) {
 		return place{src: -1, name: filepath.FromSlash(recorded)}

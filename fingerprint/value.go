@@ -139,17 +139,30 @@ func (f *Fingerprinter) computeType(t reflect.Type) typeResult {
 	pkgPath := t.PkgPath()
 	name := stripTypeArgs(t.Name())
 	subject := pkgPath + "." + name
+	hints := methodHints(t, pkgPath, name)
 	pl := e.classifyPackage(pkgPath)
+	if pl.class == classUnknown && len(hints) > 0 {
+		// No module the build lists has the package, but one of its
+		// methods' files says where it is from.
+		pl = e.classifyFile(hints[0].file)
+	}
 	switch pl.class {
 	case classStd, classSkip:
 		return typeResult{class: pl.class}
 	case classDep:
+		if pl.mod == nil {
+			break
+		}
 		return typeResult{class: classDep, outcome: outcome{d: moduleDigest(pl.mod.srcPath, pl.mod.version, "type "+subject)}}
+	case classUnknown:
+		return typeResult{outcome: refused(opaque(ruleUnknownCode, subject, "package "+pkgPath+" is in no module the build information lists", fixUnknownModule))}
+	}
+	if pl.class != classUser {
+		return typeResult{outcome: refused(opaque(ruleUnknownCode, subject, "package "+pkgPath+" cannot be classified", fixUnknownModule))}
 	}
 
 	// Where the package is: best, the file of one of the type's own methods,
 	// as the binary recorded it; else the package's import path.
-	hints := methodHints(t, pkgPath, name)
 	var p place
 	for _, h := range hints {
 		if p = e.filePlace(h.file); p.ok() {
