@@ -230,11 +230,11 @@ func isAbs(p string) bool {
 type class int
 
 const (
-	classUser class = iota // the user's: fingerprinted by its source
-	classStd               // the standard library: skipped
-	classSkip              // mcp-go, or another skipped module: skipped
-	classDep               // a third-party module version: identified, no source needed
-	classUnknown           // not the standard library, but no module the build lists: refused
+	classUser    class = iota // the user's: fingerprinted by its source
+	classStd                  // the standard library: skipped
+	classSkip                 // mcp-go, or another skipped module: skipped
+	classDep                  // a third-party module version: identified, no source needed
+	classUnknown              // not the standard library, but no module the build lists: refused
 )
 
 // placed is code classified, with the module it belongs to (dep, skip) and
