@@ -475,3 +475,23 @@ func checkGolden(t *testing.T, path, got string) {
 		}
 	}
 }
+
+// TestSkipModules checks that Options.SkipModules skips a module's code as
+// mcp-go's is, funcs and types alike, and leaves other code alone.
+func TestSkipModules(t *testing.T) {
+	fp := New(&Options{SkipModules: []string{"github.com/zeebo/blake3"}})
+	if d, err := fp.Func("/f", blake3.New); err != nil || !d.IsZero() {
+		t.Errorf("Func(blake3.New) = %v, %v; want skipped", d, err)
+	}
+	if d, err := fp.Value("/v", blake3.New()); err != nil || !d.IsZero() {
+		t.Errorf("Value(blake3.New()) = %v, %v; want skipped", d, err)
+	}
+	if d, err := fp.Func("/f", shapes.TopLevel); err != nil || d.IsZero() {
+		t.Errorf("Func(shapes.TopLevel) = %v, %v; want a digest", d, err)
+	}
+	// A prefix of a module path is not the module.
+	fp = New(&Options{SkipModules: []string{"github.com/zeebo/blake"}})
+	if d, err := fp.Func("/f", blake3.New); err != nil || d.IsZero() {
+		t.Errorf("Func(blake3.New) with a prefix skipped = %v, %v; want a digest", d, err)
+	}
+}
