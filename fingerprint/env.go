@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -72,11 +73,7 @@ func newEnv(opts *Options) *env {
 		}
 	}
 	// Longest anchor first, so a nested tree wins over the one around it.
-	for i := 1; i < len(e.sources); i++ {
-		for j := i; j > 0 && len(e.sources[j].dir) > len(e.sources[j-1].dir); j-- {
-			e.sources[j], e.sources[j-1] = e.sources[j-1], e.sources[j]
-		}
-	}
+	slices.SortStableFunc(e.sources, func(a, b Source) int { return len(b.dir) - len(a.dir) })
 	e.skip = skip
 	isSkipped := e.isSkipped
 

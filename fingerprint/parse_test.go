@@ -32,6 +32,8 @@ func TestParseSymbol(t *testing.T) {
 		{"a/b.", symbol{}, false},
 		{"a/b%zz.F", symbol{}, false},
 		{"a.(T).M", symbol{}, false},
+		{"0.(*).A0", symbol{}, false},
+		{"a..M", symbol{}, false},
 		{"a.x.y.z", symbol{}, false},
 	}
 	for _, tt := range tests {

@@ -73,7 +73,7 @@ func parseSymbol(s string) (sym symbol, ok bool) {
 	default:
 		return symbol{}, false
 	}
-	if !isIdent(sym.name) || sym.recv != "" && !isIdent(sym.recv) {
+	if !isIdent(sym.name) || len(segs) == 2 && !isIdent(sym.recv) {
 		return symbol{}, false
 	}
 	return sym, true
