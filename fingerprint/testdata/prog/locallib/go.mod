@@ -1,0 +1,3 @@
+module example.com/locallib
+
+go 1.26
