@@ -15,7 +15,11 @@ import (
 // checked: nothing here parses it with net/url.
 func CheckURL(pointer, rawURL string) error {
 	var f findings
-	if strings.Contains(rawURL, "://") || strings.HasPrefix(rawURL, "jdbc:") {
+	if k := strings.Index(rawURL, "://"); k >= 0 {
+		// The whole string is the URL: spaces and NULs in it do not end it.
+		checkURL(rawURL[:k], rawURL[k+3:], f.add)
+		scanURLs(rawURL, f.add)
+	} else if strings.HasPrefix(rawURL, "jdbc:") {
 		scanURLs(rawURL, f.add)
 	} else {
 		// No scheme: read it as authority and the rest, so that

@@ -60,8 +60,21 @@ func splitHeader(w string) (name, value string, ok bool) {
 
 // headerSecret decides a header's value.
 func headerSecret(st strength, value string) bool {
-	if st == notSecret {
+	switch st {
+	case notSecret:
 		return false
+	case strong:
+		// A credential header's value is the credential, whatever its
+		// shape (a cookie is name=value pairs): only a reference or a
+		// placeholder is not.
+		v := trimQuotes(strings.TrimSpace(value))
+		if v == "" || placeholder(v) {
+			return false
+		}
+		if ok, def := reference(v); ok {
+			return def != "" && !placeholder(def)
+		}
+		return true
 	}
 	return literalSecret(st, value)
 }

@@ -160,6 +160,12 @@ func classifyName(name string) strength {
 }
 
 func (w *nameWords) classify() strength {
+	// Qualifiers after the credential word do not change what it names:
+	// GITHUB_TOKEN_2, --github-token-prod, --client-key-data.
+	for w.n > 1 && qualifierWord(w.word(-1)) {
+		w.joined = w.joined[:w.starts[w.n-1]]
+		w.n--
+	}
 	if w.n == 0 {
 		return notSecret
 	}
@@ -205,4 +211,28 @@ func toLower(c byte) byte {
 		return c + 'a' - 'A'
 	}
 	return c
+}
+
+// qualifierWord: a trailing word that says which credential, not what.
+func qualifierWord(w string) bool {
+	if w == "" {
+		return false
+	}
+	digits := true
+	for i := 0; i < len(w); i++ {
+		if !isDigit(w[i]) {
+			digits = false
+		}
+	}
+	if digits {
+		return true
+	}
+	switch w {
+	case "prod", "production", "dev", "development", "test", "testing", "staging", "stage", "live",
+		"sandbox", "value", "val", "base", "old", "new", "primary", "secondary", "backup", "alt", "raw",
+		"b64", "base64", "encoded", "hex", "plain", "plaintext", "str", "string", "literal", "data",
+		"content", "contents", "override", "main", "local", "global", "v1", "v2", "v3":
+		return true
+	}
+	return false
 }

@@ -168,14 +168,29 @@ var tokenSpecs = [...]tokenSpec{
 	{prefix: "SG.", rule: ruleTokenSendGrid, cs: csWordD | csDot, min: 60, check: sendGridBody},
 }
 
+// tokenIndex lists, for each first byte, the specs whose prefix starts with
+// it, in table order. It is computed once and never changed.
+var tokenIndex = func() (idx [256][]uint8) {
+	for k := range tokenSpecs {
+		c := tokenSpecs[k].prefix[0]
+		idx[c] = append(idx[c], uint8(k))
+	}
+	return idx
+}()
+
 // scanTokens reports every well-known token in s (at a word boundary), and
 // JWTs, PEM private keys and webhook URLs, through found.
 func scanTokens(s string, found func(rule)) {
 	for i := 0; i < len(s); i++ {
+		c := s[i]
 		if i > 0 && isAlnum(s[i-1]) {
+			// Telegram's API puts the token right after "bot":
+			// https://api.telegram.org/bot<token>/getMe.
+			if isDigit(c) && i >= 3 && s[i-3:i] == "bot" && telegramAt(s[i:]) {
+				found(ruleTokenTelegram)
+			}
 			continue
 		}
-		c := s[i]
 		if !isAlnum(c) {
 			continue
 		}
@@ -191,9 +206,9 @@ func scanTokens(s string, found func(rule)) {
 			found(ruleTokenDiscord)
 			continue
 		}
-		for k := range tokenSpecs {
+		for _, k := range tokenIndex[c] {
 			t := &tokenSpecs[k]
-			if t.prefix[0] != c || !strings.HasPrefix(s[i:], t.prefix) {
+			if !strings.HasPrefix(s[i:], t.prefix) {
 				continue
 			}
 			body := s[i+len(t.prefix):]

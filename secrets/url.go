@@ -30,8 +30,18 @@ func scanURLs(s string, found func(rule)) {
 		if start == k {
 			continue // "://" with no scheme before it
 		}
+		// The URL ends at a space or quote, or where the next URL's
+		// scheme begins (?next=https://…), which is checked on its own;
+		// so each byte is read once however many URLs there are.
+		limit := len(s)
+		if j := strings.Index(s[off:], "://"); j >= 0 {
+			limit = off + j
+			for limit > off && schemeChar(s[limit-1]) {
+				limit--
+			}
+		}
 		end := off
-		for end < len(s) && !urlStop(s[end]) {
+		for end < limit && !urlStop(s[end]) {
 			end++
 		}
 		checkURL(s[start:k], s[off:end], found)

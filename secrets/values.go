@@ -14,6 +14,20 @@ func reference(v string) (ok bool, def string) {
 	found := false
 	run := 0 // length of the current run of literal letters and digits
 	for i := 0; i < len(v); {
+		// A reference starts a word: in Sql$erver1 the dollar is part of
+		// a literal password, not a variable.
+		if i > 0 && isAlnum(v[i-1]) {
+			if isAlnum(v[i]) {
+				run++
+				if run >= 6 {
+					return false, ""
+				}
+			} else {
+				run = 0
+			}
+			i++
+			continue
+		}
 		if n, d := refAt(v, i); n > 0 {
 			found = true
 			if d != "" && def == "" {
@@ -333,10 +347,40 @@ func bareRandom(v string) bool {
 	if run > longest {
 		longest = run
 	}
-	if hex || upper == 0 || lower == 0 || digits < 2 || longest < 20 || transitions < 10 {
+	if hex || upper == 0 || lower == 0 || digits < 2 || longest < 16 || transitions < 10 {
 		return false
 	}
-	return entropy(v) >= 4.0
+	return !wordLike(v) && entropy(v) >= 4.0
+}
+
+// wordLike: much of v is runs of four or more letters of one case, as in
+// CamelCaseIdentifiers and SHOUTED_WORDS; random strings switch case too
+// often for that.
+func wordLike(v string) bool {
+	covered, run, prev := 0, 0, 0
+	for i := 0; i <= len(v); i++ {
+		class := 0
+		if i < len(v) {
+			switch {
+			case isLower(v[i]):
+				class = 1
+			case isUpper(v[i]):
+				class = 2
+			}
+		}
+		if class != 0 && class == prev {
+			run++
+			continue
+		}
+		if run >= 4 {
+			covered += run
+		}
+		run, prev = 1, class
+		if class == 0 {
+			run = 0
+		}
+	}
+	return covered*10 >= len(v)*4
 }
 
 var digestPrefixes = []string{"sha1-", "sha256-", "sha384-", "sha512-", "sha256:", "sha512:", "md5-", "blake3:"}
