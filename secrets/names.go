@@ -1,7 +1,5 @@
 package secrets
 
-import "strings"
-
 // strength is how surely a name (a flag, an env variable, a query parameter,
 // a header, a JSON key) says that its value is a credential.
 type strength uint8
@@ -30,16 +28,18 @@ const maxName = 96
 // and returns their concatenation with the word start offsets in it.
 type nameWords struct {
 	buf    [maxName]byte
-	joined []byte
+	jn     int // len of the joined words in buf
 	starts [16]uint8
 	n      int
 }
+
+func (w *nameWords) joined() []byte { return w.buf[:w.jn] }
 
 func (w *nameWords) split(name string) {
 	if len(name) > maxName {
 		name = name[len(name)-maxName:]
 	}
-	w.joined = w.buf[:0]
+	w.jn = 0
 	w.n = 0
 	inWord := false
 	for i := 0; i < len(name); i++ {
@@ -58,28 +58,29 @@ func (w *nameWords) split(name string) {
 		}
 		if boundary {
 			if w.n < len(w.starts) {
-				w.starts[w.n] = uint8(len(w.joined))
+				w.starts[w.n] = uint8(w.jn)
 				w.n++
 			} // past 16 words, the rest fold into the last one
 		}
 		inWord = true
-		w.joined = append(w.joined, toLower(c))
+		w.buf[w.jn] = toLower(c)
+		w.jn++
 	}
 }
 
-// word returns word i (negative counts from the end).
-func (w *nameWords) word(i int) string {
+// word returns word i (negative counts from the end). The bytes are w's.
+func (w *nameWords) word(i int) []byte {
 	if i < 0 {
 		i += w.n
 	}
 	if i < 0 || i >= w.n {
-		return ""
+		return nil
 	}
-	end := len(w.joined)
+	end := w.jn
 	if i+1 < w.n {
 		end = int(w.starts[i+1])
 	}
-	return string(w.joined[w.starts[i]:end])
+	return w.buf[w.starts[i]:end]
 }
 
 // Descriptor words: a name ending in one says where a credential lives, how
@@ -163,37 +164,37 @@ func (w *nameWords) classify() strength {
 	// Qualifiers after the credential word do not change what it names:
 	// GITHUB_TOKEN_2, --github-token-prod, --client-key-data.
 	for w.n > 1 && qualifierWord(w.word(-1)) {
-		w.joined = w.joined[:w.starts[w.n-1]]
+		w.jn = int(w.starts[w.n-1])
 		w.n--
 	}
 	if w.n == 0 {
 		return notSecret
 	}
 	last := w.word(-1)
-	if w.n > 1 && switchWords[w.word(0)] {
+	if w.n > 1 && switchWords[string(w.word(0))] {
 		return notSecret
 	}
-	if descriptorWords[last] {
+	if descriptorWords[string(last)] {
 		return notSecret
 	}
-	joined := string(w.joined)
+	joined := w.joined()
 	for _, s := range notCredentialSuffixes {
-		if strings.HasSuffix(joined, s) {
+		if hasSuffix(joined, s) {
 			return notSecret
 		}
 	}
-	if last == "authorization" || (w.n == 1 && joined == "proxyauthorization") {
+	if string(last) == "authorization" || (w.n == 1 && string(joined) == "proxyauthorization") {
 		return authorization
 	}
-	if strongLastWords[last] {
+	if strongLastWords[string(last)] {
 		return strong
 	}
 	for _, s := range strongSuffixes {
-		if strings.HasSuffix(joined, s) {
+		if hasSuffix(joined, s) {
 			return strong
 		}
 	}
-	if weakLastWords[last] || strings.HasSuffix(joined, "key") || strings.HasSuffix(joined, "auth") {
+	if weakLastWords[string(last)] || hasSuffix(joined, "key") || hasSuffix(joined, "auth") {
 		return weak
 	}
 	// One-word compounds ending in a descriptor (TOKENFILE, apikeyenv)
@@ -213,9 +214,13 @@ func toLower(c byte) byte {
 	return c
 }
 
+func hasSuffix(b []byte, s string) bool {
+	return len(b) >= len(s) && string(b[len(b)-len(s):]) == s
+}
+
 // qualifierWord: a trailing word that says which credential, not what.
-func qualifierWord(w string) bool {
-	if w == "" {
+func qualifierWord(w []byte) bool {
+	if len(w) == 0 {
 		return false
 	}
 	digits := true
@@ -227,7 +232,7 @@ func qualifierWord(w string) bool {
 	if digits {
 		return true
 	}
-	switch w {
+	switch string(w) {
 	case "prod", "production", "dev", "development", "test", "testing", "staging", "stage", "live",
 		"sandbox", "value", "val", "base", "old", "new", "primary", "secondary", "backup", "alt", "raw",
 		"b64", "base64", "encoded", "hex", "plain", "plaintext", "str", "string", "literal", "data",
