@@ -1,0 +1,144 @@
+package secrets
+
+import "strings"
+
+// This file finds assignments of credential-named keys anywhere in a
+// string: env-style NAME=VALUE (GITHUB_TOKEN=…, env OPENAI_API_KEY=… node,
+// docker -e KEY=VALUE, --from-literal=password=…, -Ddb.password=…),
+// connection-string pairs (host=h password=p, Server=…;Password=…;), and
+// JSON or Python-dict pairs ({"apiKey": "…"}) in an argument.
+
+// scanAssignments reports credential-assignment for every credential-named
+// key given a literal value in s. Pairs inside a URL are the URL scan's, and
+// a flag's own --name=value is the flag scan's.
+func scanAssignments(s string, found func(rule)) {
+	// Where the last URL began and the last word ended, kept up to date as
+	// the scan moves right, so telling whether a pair is inside a URL costs
+	// nothing extra on long input.
+	p, lastStop, lastScheme := 0, -1, -1
+	for off := 0; ; {
+		i := strings.IndexByte(s[off:], '=')
+		if i < 0 {
+			break
+		}
+		e := off + i
+		off = e + 1
+		if e == 0 || s[e-1] == '=' || s[e-1] == '!' || s[e-1] == '<' || s[e-1] == '>' || (e+1 < len(s) && s[e+1] == '=') {
+			continue // ==, !=, <=, >=, and base64 padding
+		}
+		k := e
+		for k > 0 && (isAlnum(s[k-1]) || s[k-1] == '_' || s[k-1] == '.' || s[k-1] == '-') {
+			k--
+		}
+		for ; p < e; p++ {
+			if urlStop(s[p]) {
+				lastStop = p
+			} else if p >= 2 && s[p] == '/' && s[p-1] == '/' && s[p-2] == ':' {
+				lastScheme = p
+			}
+		}
+		key := s[k:e]
+		if key == "" || key[0] == '-' || lastScheme > lastStop {
+			continue
+		}
+		st := classifyName(key)
+		if st == notSecret {
+			continue
+		}
+		if pairValueSecret(st, s[e+1:]) {
+			found(ruleCredentialAssignment)
+		}
+	}
+	if strings.IndexByte(s, ':') >= 0 && (strings.IndexByte(s, '"') >= 0 || strings.IndexByte(s, '\'') >= 0) {
+		scanQuotedPairs(s, found)
+	}
+}
+
+// pairValueSecret takes the value that starts v (quoted, or up to a pair
+// separator) and decides it.
+func pairValueSecret(st strength, v string) bool {
+	if v == "" {
+		return false
+	}
+	if q := v[0]; q == '"' || q == '\'' {
+		if j := strings.IndexByte(v[1:], q); j >= 0 {
+			return literalSecret(st, v[1:1+j])
+		}
+		v = v[1:]
+	}
+	stops := " \t\r\n;&,"
+	if st == authorization {
+		stops = "\r\n;&," // Authorization=Bearer xyz: the scheme and the credential
+	}
+	if j := strings.IndexAny(v, stops); j >= 0 {
+		v = v[:j]
+	}
+	return literalSecret(st, v)
+}
+
+// scanQuotedPairs finds "key": "value" and 'key': 'value' pairs.
+func scanQuotedPairs(s string, found func(rule)) {
+	for off := 0; ; {
+		i := strings.IndexByte(s[off:], ':')
+		if i < 0 {
+			return
+		}
+		c := off + i
+		off = c + 1
+		// The key: a quoted string ending just before the colon.
+		k := c - 1
+		for k >= 0 && (s[k] == ' ' || s[k] == '\t') {
+			k--
+		}
+		if k < 1 || (s[k] != '"' && s[k] != '\'') {
+			continue
+		}
+		q := s[k]
+		lo := k - maxName - 1
+		if lo < 0 {
+			lo = 0
+		}
+		ks := strings.LastIndexByte(s[lo:k], q)
+		if ks < 0 {
+			continue
+		}
+		ks += lo
+		if k-ks-1 == 0 {
+			continue
+		}
+		key := s[ks+1 : k]
+		st := classifyName(key)
+		if h := headerStrength(key); h > st {
+			st = h
+		}
+		if st == notSecret {
+			continue
+		}
+		// The value: a quoted string after the colon.
+		v := s[c+1:]
+		v = strings.TrimLeft(v, " \t")
+		if v == "" || (v[0] != '"' && v[0] != '\'') {
+			continue
+		}
+		end := closingQuote(v[1:], v[0])
+		if end < 0 {
+			end = len(v) - 1
+		}
+		if literalSecret(st, v[1:1+end]) {
+			found(ruleCredentialAssignment)
+		}
+	}
+}
+
+// closingQuote finds the quote q that ends a string, skipping \-escapes.
+func closingQuote(s string, q byte) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case q:
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,65 @@
+package secrets_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/guardian-agent/guardian-go/secrets"
+)
+
+// A typical launch config: a docker-run line with env references, a
+// package, flags, a URL and a path. It is clean, so the benchmark measures
+// the common case: every rule run, nothing found.
+var typicalArgs = []string{
+	"run", "-i", "--rm", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN", "-e", "GITHUB_TOOLSETS=repos,issues",
+	"--network", "host", "ghcr.io/github/github-mcp-server:v0.5.0", "stdio",
+	"--port", "8080", "--max-tokens", "1000", "--api-key", "${API_KEY}",
+	"--base-url", "https://api.example.com/v1?region=eu-west-1", "/Users/me/projects",
+}
+
+func BenchmarkCheckArgsTypical(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := secrets.CheckArgs("/mcpServers/github/args", typicalArgs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCheckArgsDirty(b *testing.B) {
+	args := append([]string(nil), typicalArgs...)
+	args[16] = "sk-" + strings.Repeat("Ab3d", 12)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := secrets.CheckArgs("/mcpServers/github/args", args); err == nil {
+			b.Fatal("not refused")
+		}
+	}
+}
+
+func BenchmarkCheckURL(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := secrets.CheckURL("/mcpServers/docs/url", "https://mcp.example.com/v1/sse?region=eu&tenant=acme"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCheckCommand(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := secrets.CheckCommand("/mcpServers/x/command", "/usr/local/bin/npx"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCheckArgsMegabyte(b *testing.B) {
+	arg := strings.Repeat("word ", 200000)
+	b.SetBytes(int64(len(arg)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = secrets.CheckArgs("/a", []string{arg})
+	}
+}

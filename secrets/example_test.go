@@ -1,0 +1,55 @@
+package secrets_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/guardian-agent/guardian-go/refusals"
+	"github.com/guardian-agent/guardian-go/secrets"
+)
+
+func ExampleCheckArgs() {
+	args := []string{"-y", "@modelcontextprotocol/server-postgres", "--api-key", "abc123", "postgres://app:hunter22@db/app"}
+	err := secrets.CheckArgs("/mcpServers/db/args", args)
+	for _, r := range refusals.All(err) {
+		fmt.Println(r.Pointer, r.Rule)
+	}
+	fmt.Println(errors.Is(err, refusals.ErrContainsSecret))
+
+	// References to a secret are fine: only the reference is recorded.
+	fmt.Println(secrets.CheckArgs("/mcpServers/db/args", []string{"--api-key", "${API_KEY}"}))
+	// Output:
+	// /mcpServers/db/args/3 credential-flag
+	// /mcpServers/db/args/4 url-password
+	// true
+	// <nil>
+}
+
+func ExampleCheckURL() {
+	err := secrets.CheckURL("/mcpServers/docs/url", "https://mcp.example.com/sse?token=abc123")
+	fmt.Println(err)
+	fmt.Println(secrets.CheckURL("/mcpServers/docs/url", "https://mcp.example.com/sse?region=eu"))
+	// Output:
+	// /mcpServers/docs/url: contains a secret: url-query-credential: a credential in a URL's query or fragment; drop it from the URL: put it in headers (an Authorization header) or env, or write a reference such as ${NAME}
+	// <nil>
+}
+
+func ExampleCheckCommand() {
+	err := secrets.CheckCommand("/mcpServers/db/command", "mysql -uroot -pS3cret app")
+	var r *refusals.Error
+	if errors.As(err, &r) {
+		fmt.Println(r.Pointer, r.Rule)
+	}
+	// Output:
+	// /mcpServers/db/command credential-flag
+}
+
+func ExampleRules() {
+	for _, r := range secrets.Rules()[:3] {
+		fmt.Println(r.ID)
+	}
+	// Output:
+	// url-password
+	// url-user-token
+	// url-query-credential
+}

@@ -1,0 +1,157 @@
+package secrets
+
+import "strings"
+
+// This file reads command-line flags: --name VALUE, --name=VALUE and
+// -name VALUE (Go style), whose name decides (names.go) whether the value
+// is a credential; header flags (-H, --header); and the short password
+// flags of well-known programs (mysql -pSECRET, sshpass -p, redis-cli -a),
+// which only mean "password" after that program's name.
+
+// program is a tool whose short flags take a password.
+type program uint8
+
+const (
+	progNone    program = iota
+	progMySQL           // mysql, mysqldump, mariadb, …: -pSECRET (attached only)
+	progMongo           // mongo, mongosh, mongodump, …: -p SECRET
+	progSSHPass         // sshpass -p SECRET
+	progRedis           // redis-cli -a SECRET
+	progSQLCmd          // sqlcmd, bcp, osql: -P SECRET
+	progLDAP            // ldapsearch, …: -w SECRET
+	progZip             // zip, unzip: -P SECRET
+	prog7z              // 7z: -pSECRET
+	progCurl            // curl, wget: -u user:password
+	progSMB             // smbclient, rpcclient: -U user%password
+	progDocker          // docker, podman, nerdctl, helm: login -p SECRET
+)
+
+// programOf recognises a program by a word's base name (a path and .exe
+// stripped).
+func programOf(w string) program {
+	if i := strings.LastIndexAny(w, `/\`); i >= 0 {
+		w = w[i+1:]
+	}
+	w = strings.TrimSuffix(strings.TrimSuffix(w, ".exe"), ".EXE")
+	switch strings.ToLower(w) {
+	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlcheck", "mysqlpump", "mysqlsh",
+		"mysqlshow", "mysqlslap", "mysqlbinlog", "mariadb", "mariadb-dump", "mariadb-admin", "mycli":
+		return progMySQL
+	case "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongostat",
+		"mongotop", "mongofiles":
+		return progMongo
+	case "sshpass":
+		return progSSHPass
+	case "redis-cli", "valkey-cli", "keydb-cli":
+		return progRedis
+	case "sqlcmd", "bcp", "osql", "isql":
+		return progSQLCmd
+	case "ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn":
+		return progLDAP
+	case "zip", "unzip", "zipcloak":
+		return progZip
+	case "7z", "7za", "7zr":
+		return prog7z
+	case "curl", "wget":
+		return progCurl
+	case "smbclient", "rpcclient", "smbmap":
+		return progSMB
+	case "docker", "podman", "nerdctl", "helm", "oras", "crane", "skopeo", "buildah":
+		return progDocker
+	}
+	return progNone
+}
+
+// shortPassword reports whether the single-letter flag c takes a password
+// for program p, as a separate argument (sep) or attached (-pSECRET).
+func shortPassword(p program, c byte, login bool) (sep, attached bool) {
+	switch p {
+	case progMySQL:
+		return false, c == 'p'
+	case progMongo, progSSHPass:
+		return c == 'p', c == 'p'
+	case progRedis:
+		return c == 'a', false
+	case progSQLCmd, progZip:
+		return c == 'P', c == 'P'
+	case progLDAP:
+		return c == 'w', false
+	case prog7z:
+		return false, c == 'p'
+	case progDocker:
+		return login && c == 'p', false
+	}
+	return false, false
+}
+
+// attachedPasswordGuess judges -pVALUE when no program says what -p means:
+// ports (-p8080, -p127.0.0.1:80:80), versions (-p3.12), pytest plugins
+// (-pno:cacheprovider) and bundles of switches (-pv, -prf) are not
+// passwords; anything else six or more characters long, with a capital,
+// digit or symbol in it, is taken for mysql's -pSECRET.
+func attachedPasswordGuess(v string) bool {
+	if len(v) < 6 || strings.HasPrefix(v, "no:") {
+		return false
+	}
+	allLower, portish := true, true
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !isLower(c) && c != '-' && c != '_' {
+			allLower = false
+		}
+		if !isDigit(c) && c != '.' && c != ':' && c != '/' && c != '-' {
+			portish = false
+		}
+	}
+	if allLower || portish || strings.ContainsAny(v, "=/") {
+		return false
+	}
+	if ok, _ := reference(v); ok {
+		return false
+	}
+	return !placeholder(v)
+}
+
+// flagName splits a flag word into its name (dashes dropped) and value.
+// ok is false for words that are not flags: "-", "--", negative numbers.
+func flagName(w string) (name, value string, hasValue, ok bool) {
+	if len(w) < 2 || w[0] != '-' || w == "--" {
+		return "", "", false, false
+	}
+	n := strings.TrimLeft(w, "-")
+	if n == "" || isDigit(n[0]) || n[0] == '.' {
+		return "", "", false, false
+	}
+	if i := strings.IndexByte(n, '='); i >= 0 {
+		return n[:i], n[i+1:], true, true
+	}
+	return n, "", false, true
+}
+
+// isHeaderFlag: curl's -H, and --header, --headers, --http-header,
+// --add-header, --extra-headers and the like.
+func isHeaderFlag(name string) bool {
+	if name == "H" {
+		return true
+	}
+	return hasSuffixFold(name, "header") || hasSuffixFold(name, "headers")
+}
+
+// openSSLPassFlag: openssl's -passin/-passout, whose value is pass:SECRET,
+// env:VAR, file:PATH, fd:N or stdin.
+func openSSLPassFlag(name string) bool {
+	switch name {
+	case "passin", "passout", "pass", "kpass", "srcpass", "dstpass":
+		return true
+	}
+	return false
+}
+
+// openSSLPassSecret: pass:SECRET is the password itself; env:, file:, fd:
+// and stdin say where it is.
+func openSSLPassSecret(v string) bool {
+	if !strings.HasPrefix(v, "pass:") {
+		return false
+	}
+	return literalSecret(strong, v[len("pass:"):])
+}

@@ -1,0 +1,107 @@
+package secrets_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/guardian-agent/guardian-go/refusals"
+	"github.com/guardian-agent/guardian-go/secrets"
+)
+
+// The fuzz targets plant a secret into fuzzed surroundings and check that
+// nothing panics and that, whatever the input, no message ever carries the
+// secret or a piece of it. A planted token of a well-known format must also
+// still be refused, wherever it lands.
+
+var plantedToken = fake.github
+
+// fixedMessages is every line a refusal from these targets can print: one
+// per rule and pointer, built from the rule table alone. A message made
+// only of these lines cannot hold anything of the input.
+var fixedMessages = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range secrets.Rules() {
+		for _, p := range []string{"/args/0", "/args/1", "/args/2", "/args/3", "/url", "/command"} {
+			m[p+": "+refusals.ErrContainsSecret.Error()+": "+r.ID+": "+r.Finds+"; "+r.Fix] = true
+		}
+	}
+	return m
+}()
+
+func fuzzSeeds(f *testing.F) {
+	for _, s := range []string{
+		"", "https://user:pw@host/db", "--api-key", "postgres://u:%zz@h", "?token=", "Authorization: Bearer ",
+		"${KEY:-", "-----BEGIN PRIVATE KEY-----", "jdbc:oracle:thin:", "\xff\x00", "GITHUB_TOKEN=", `{"apiKey":"`,
+		"mysql -p", "-H", "https://:@", "a://b:c@d?e=f#g=h;i=j",
+	} {
+		f.Add(s, s)
+	}
+}
+
+func checkNoLeak(t *testing.T, err error, secret string) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	for _, line := range strings.Split(err.Error(), "\n") {
+		if !fixedMessages[line] {
+			t.Fatalf("message line is not one of the fixed refusal texts: %q", line)
+		}
+	}
+	for _, r := range refusals.All(err) {
+		if r.Kind != refusals.ErrContainsSecret || r.Rule == "" {
+			t.Fatalf("malformed refusal %#v", r)
+		}
+	}
+}
+
+func mustRefuse(t *testing.T, what string, err error) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("%s: planted token not refused", what)
+	}
+}
+
+// A token standing as its own word (spaces around it) must be refused.
+func FuzzCheckArgs(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, a, b string) {
+		args := []string{a, a + " " + plantedToken + " " + b, b}
+		err := secrets.CheckArgs("/args", args)
+		mustRefuse(t, "CheckArgs", err)
+		checkNoLeak(t, err, plantedToken)
+		// Any fuzzed value given to a credential flag is never quoted.
+		err = secrets.CheckArgs("/args", []string{"--password", a, "--token=" + b})
+		checkNoLeak(t, err, a)
+		checkNoLeak(t, err, b)
+	})
+}
+
+func FuzzCheckURL(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, a, b string) {
+		pw := "Pw" + plantedToken[4:20]
+		err := secrets.CheckURL("/url", "https://user:"+pw+"@"+a+"?"+b)
+		if !strings.ContainsAny(a, "@") {
+			mustRefuse(t, "CheckURL", err)
+		}
+		checkNoLeak(t, err, pw)
+		err = secrets.CheckURL("/url", a+"://"+b+"?token="+pw+"&"+a)
+		checkNoLeak(t, err, pw)
+		err = secrets.CheckURL("/url", a+" "+plantedToken+" "+b)
+		mustRefuse(t, "CheckURL token", err)
+		checkNoLeak(t, err, plantedToken)
+		checkNoLeak(t, secrets.CheckURL("/url", a), a)
+	})
+}
+
+func FuzzCheckCommand(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, a, b string) {
+		err := secrets.CheckCommand("/command", a+" "+plantedToken+" "+b)
+		mustRefuse(t, "CheckCommand", err)
+		checkNoLeak(t, err, plantedToken)
+		checkNoLeak(t, secrets.CheckCommand("/command", a+" --api-key "+b), b)
+		checkNoLeak(t, secrets.CheckCommand("/command", a), a)
+	})
+}

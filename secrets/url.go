@@ -1,0 +1,286 @@
+package secrets
+
+import "strings"
+
+// This file finds URLs anywhere in a string and judges their userinfo and
+// parameters. It does not use net/url: url.Parse rejects many URLs people
+// write (bad escapes, passwords with '/' or '#', JDBC properties), and a
+// URL the parser rejects must not slip through; its errors also quote the
+// input, password included. So the scan is by hand, tolerant, and never
+// fails: whatever it cannot read as a URL it reads as text.
+
+// scanURLs reports findings in every URL in s: each "scheme://" it finds,
+// Oracle's jdbc:oracle:thin:user/password@host, and, when whole is true and
+// s is one word, a scheme-less user:password@host.
+func scanURLs(s string, found func(rule)) {
+	for off := 0; ; {
+		i := strings.Index(s[off:], "://")
+		if i < 0 {
+			break
+		}
+		k := off + i
+		off = k + 3
+		start := k
+		for start > 0 && schemeChar(s[start-1]) {
+			start--
+		}
+		for start < k && !isAlnum(s[start]) {
+			start++
+		}
+		if start == k {
+			continue // "://" with no scheme before it
+		}
+		// The URL ends at a space or quote, or where the next URL's
+		// scheme begins (?next=https://…), which is checked on its own;
+		// so each byte is read once however many URLs there are.
+		limit := len(s)
+		if j := strings.Index(s[off:], "://"); j >= 0 {
+			limit = off + j
+			for limit > off && schemeChar(s[limit-1]) {
+				limit--
+			}
+		}
+		end := off
+		for end < limit && !urlStop(s[end]) {
+			end++
+		}
+		checkURL(s[start:k], s[off:end], found)
+	}
+	for _, p := range [...]string{"jdbc:oracle:", "JDBC:ORACLE:"} {
+		if i := strings.Index(s, p); i >= 0 {
+			oracleURL(s[i+len(p):], found)
+		}
+	}
+}
+
+func schemeChar(c byte) bool { return isAlnum(c) || c == '+' || c == '-' || c == '.' }
+
+// urlStop ends a URL inside a longer string.
+func urlStop(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '"', '\'', '<', '>', '`', 0:
+		return true
+	}
+	return false
+}
+
+// checkURL judges one URL: scheme and the rest after "://".
+func checkURL(scheme, rest string, found func(rule)) {
+	if strings.EqualFold(scheme, "file") {
+		return
+	}
+	authEnd := len(rest)
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+		authEnd = j
+	}
+	authority := rest[:authEnd]
+	userinfo, hasUser := "", false
+	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+		userinfo, hasUser = authority[:at], true
+	} else if c := strings.IndexByte(authority, ':'); c >= 0 && !portLike(authority[c+1:]) {
+		// user:pa/ss@host or user:p#ss@host: the password holds a
+		// character that ends the authority. Take the userinfo up to the
+		// next '@' rather than fail open.
+		if at := strings.IndexByte(rest, '@'); at > c {
+			userinfo, hasUser = rest[:at], true
+			authEnd = at
+		}
+	}
+	hostStart := 0
+	if hasUser {
+		checkUserinfo(userinfo, found)
+		hostStart = len(userinfo) + 1
+	}
+	tail := rest[authEnd:]
+	// JDBC and matrix-style parameters: ;user=sa;password=x before the query.
+	q := strings.IndexAny(tail, "?#")
+	paramsEnd := len(rest)
+	if q >= 0 {
+		paramsEnd = authEnd + q
+	}
+	if hostStart <= paramsEnd {
+		if j := strings.IndexByte(rest[hostStart:paramsEnd], ';'); j >= 0 {
+			checkParams(rest[hostStart+j+1:paramsEnd], found)
+		}
+	}
+	if q < 0 {
+		return
+	}
+	query := tail[q+1:]
+	if tail[q] == '?' {
+		if h := strings.IndexByte(query, '#'); h >= 0 {
+			checkParams(query[:h], found)
+			query = query[h+1:]
+		} else {
+			checkParams(query, found)
+			return
+		}
+	}
+	checkParams(query, found) // the fragment, for #access_token=…
+}
+
+// portLike: digits only, maybe followed by the rest of a JDBC authority.
+func portLike(s string) bool {
+	n := 0
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	return n == len(s) || s[n] == ';' || s[n] == ',' || s[n] == ':'
+}
+
+// checkUserinfo: a password, even with an empty user (https://:tok@h), is
+// refused unless it is a reference or a placeholder; a user name alone is
+// fine unless it looks like a token (https://<token>@github.com).
+func checkUserinfo(ui string, found func(rule)) {
+	if c := strings.IndexByte(ui, ':'); c >= 0 {
+		if urlPasswordSecret(ui[c+1:]) {
+			found(ruleURLPassword)
+		}
+		return
+	}
+	if looksRandom(ui) {
+		found(ruleURLUserToken)
+	}
+}
+
+func urlPasswordSecret(pw string) bool {
+	if pw == "" || placeholder(pw) {
+		return false
+	}
+	if ok, def := reference(pw); ok {
+		return def != "" && !placeholder(def)
+	}
+	return true
+}
+
+// Signed-URL parameters: the signature, and the credential scope and
+// session token that travel with it.
+var signedParams = []string{
+	"x-amz-signature", "x-amz-credential", "x-amz-security-token", "x-goog-signature",
+	"x-goog-credential", "signature", "sig",
+}
+
+// checkParams judges name=value pairs separated by '&' or ';'. Nothing is
+// unescaped: a bad %-escape cannot make the check fail.
+func checkParams(q string, found func(rule)) {
+	for q != "" {
+		var p string
+		if j := strings.IndexAny(q, "&;"); j >= 0 {
+			p, q = q[:j], q[j+1:]
+		} else {
+			p, q = q, ""
+		}
+		eq := strings.IndexByte(p, '=')
+		if eq <= 0 {
+			continue
+		}
+		name, value := p[:eq], p[eq+1:]
+		if value == "" {
+			continue
+		}
+		signed := false
+		for _, s := range signedParams {
+			if strings.EqualFold(name, s) {
+				signed = true
+				break
+			}
+		}
+		if signed {
+			if ok, _ := reference(value); !ok && !placeholder(value) {
+				found(ruleURLSigned)
+			}
+			continue
+		}
+		st := classifyName(name)
+		if strings.EqualFold(name, "key") {
+			// ?key= is Google's API key parameter and many others'; only
+			// a plain word (?key=name) is taken for a lookup key.
+			if !plainWord(value) && literalSecret(strong, value) {
+				found(ruleURLQueryCredential)
+			}
+			continue
+		}
+		if st != notSecret && literalSecret(st, value) {
+			found(ruleURLQueryCredential)
+		}
+	}
+}
+
+// plainWord: letters only (a lookup key, a sort field), or a number.
+func plainWord(v string) bool {
+	if v == "" || len(v) > 24 {
+		return false
+	}
+	letters, digits := true, true
+	for i := 0; i < len(v); i++ {
+		if !isLower(v[i]) && !isUpper(v[i]) && v[i] != '-' && v[i] != '_' {
+			letters = false
+		}
+		if !isDigit(v[i]) {
+			digits = false
+		}
+	}
+	return letters || digits
+}
+
+// oracleURL: after "jdbc:oracle:", a driver ("thin:", "oci:") and then
+// user/password@host.
+func oracleURL(s string, found func(rule)) {
+	c := strings.IndexByte(s, ':')
+	if c < 0 {
+		return
+	}
+	s = s[c+1:]
+	at := strings.IndexByte(s, '@')
+	if at <= 0 {
+		return
+	}
+	ui := s[:at]
+	if strings.ContainsAny(ui, " \t\"'") {
+		return
+	}
+	if sl := strings.IndexByte(ui, '/'); sl > 0 && urlPasswordSecret(ui[sl+1:]) {
+		found(ruleURLPassword)
+	}
+}
+
+// schemelessUserinfo: a whole word user:password@host[:port][/path] with
+// no scheme, as proxies and Redis clients take it. The host must look like
+// one (a dot, or localhost) so that image references (name:tag@sha256:…)
+// and package specs never match.
+func schemelessUserinfo(w string) bool {
+	at := strings.IndexByte(w, '@')
+	c := strings.IndexByte(w, ':')
+	if at < 0 || c <= 0 || c > at || strings.Contains(w, "://") {
+		return false
+	}
+	for i := 0; i < c; i++ {
+		ch := w[i]
+		if !isAlnum(ch) && strings.IndexByte("._%+-", ch) < 0 {
+			return false
+		}
+	}
+	pw := w[c+1 : at]
+	if pw == "" || strings.ContainsAny(pw, "/ \t") {
+		return false
+	}
+	host := w[at+1:]
+	if j := strings.IndexAny(host, ":/"); j >= 0 {
+		if host[j] == ':' && !portLike(strings.SplitN(host[j+1:], "/", 2)[0]) {
+			return false
+		}
+		host = host[:j]
+	}
+	if host == "" {
+		return false
+	}
+	for i := 0; i < len(host); i++ {
+		if !isAlnum(host[i]) && host[i] != '.' && host[i] != '-' {
+			return false
+		}
+	}
+	if !strings.Contains(host, ".") && !strings.EqualFold(host, "localhost") {
+		return false
+	}
+	return urlPasswordSecret(pw)
+}

@@ -1,0 +1,525 @@
+package secrets
+
+import (
+	"math"
+	"strings"
+)
+
+// reference reports whether v is only references to a secret (${NAME},
+// $NAME, %NAME%, {{ name }}, ${input:id}, $(cmd)) and punctuation, which
+// record where a secret comes from, not the secret. A reference with a
+// default (${NAME:-value}) returns its default: a literal default is the
+// secret a definition would record, so callers judge it as the value.
+func reference(v string) (ok bool, def string) {
+	found := false
+	run := 0 // length of the current run of literal letters and digits
+	for i := 0; i < len(v); {
+		// A reference starts a word: in Sql$erver1 the dollar is part of
+		// a literal password, not a variable.
+		if i > 0 && isAlnum(v[i-1]) {
+			if isAlnum(v[i]) {
+				run++
+				if run >= 6 {
+					return false, ""
+				}
+			} else {
+				run = 0
+			}
+			i++
+			continue
+		}
+		if n, d := refAt(v, i); n > 0 {
+			found = true
+			if d != "" && def == "" {
+				def = d
+			}
+			i += n
+			run = 0
+			continue
+		}
+		if isAlnum(v[i]) {
+			run++
+			// A literal word beside a reference may be the secret itself:
+			// ${USER}:hunter22. Short words (a scheme, a port) are not.
+			if run >= 6 {
+				return false, ""
+			}
+		} else {
+			run = 0
+		}
+		i++
+	}
+	return found, def
+}
+
+// refAt returns the length of the reference starting at v[i], or 0, and
+// the reference's default value if it has one.
+func refAt(v string, i int) (n int, def string) {
+	rest := v[i:]
+	switch {
+	case strings.HasPrefix(rest, "${{"): // GitHub Actions: ${{ secrets.X }}
+		if j := strings.Index(rest, "}}"); j > 0 {
+			return j + 2, ""
+		}
+	case strings.HasPrefix(rest, "${"):
+		j := strings.IndexByte(rest, '}')
+		if j < 0 {
+			return 0, ""
+		}
+		body := rest[2:j]
+		name := identLen(body)
+		if name == 0 {
+			// ${input:id}, ${env:NAME}, ${workspaceFolder}: a colon-prefixed
+			// variable kind, then a name.
+			k := strings.IndexByte(body, ':')
+			if k <= 0 || identLen(body[:k]) != k || identLen(body[k+1:]) == 0 {
+				return 0, ""
+			}
+			return j + 1, ""
+		}
+		tail := body[name:]
+		switch {
+		case tail == "":
+		case strings.HasPrefix(tail, ":-"), strings.HasPrefix(tail, ":="):
+			def = tail[2:]
+		case strings.HasPrefix(tail, "-"), strings.HasPrefix(tail, "="):
+			def = tail[1:]
+		case strings.HasPrefix(tail, ":"):
+			// ${input:id} or ${env:NAME} where the kind is the ident.
+			if identLen(tail[1:]) == 0 {
+				return 0, ""
+			}
+		default:
+			return 0, ""
+		}
+		return j + 1, def
+	case strings.HasPrefix(rest, "$("):
+		if j := strings.IndexByte(rest, ')'); j > 2 {
+			return j + 1, ""
+		}
+	case strings.HasPrefix(rest, "$env:"), strings.HasPrefix(rest, "$ENV:"): // PowerShell
+		if k := identLen(rest[5:]); k > 0 {
+			return 5 + k, ""
+		}
+	case rest[0] == '$':
+		if k := identLen(rest[1:]); k > 0 {
+			return 1 + k, ""
+		}
+	case rest[0] == '%':
+		if k := identLen(rest[1:]); k > 0 && 1+k < len(rest) && rest[1+k] == '%' {
+			return k + 2, ""
+		}
+	case strings.HasPrefix(rest, "{{"):
+		if j := strings.Index(rest, "}}"); j > 2 {
+			return j + 2, ""
+		}
+	case rest[0] == '{':
+		// Registry URL templates and some launchers: {api_key}.
+		if k := identLen(rest[1:]); k > 0 && 1+k < len(rest) && rest[1+k] == '}' {
+			return k + 2, ""
+		}
+	}
+	return 0, ""
+}
+
+// identLen is the length of the identifier ([A-Za-z_][A-Za-z0-9_]*) at the
+// start of s (dots allowed after the first character, for {{ secrets.x }}
+// style names).
+func identLen(s string) int {
+	if s == "" || !(isAlnum(s[0]) && !isDigit(s[0]) || s[0] == '_') {
+		return 0
+	}
+	i := 1
+	for i < len(s) && (isAlnum(s[i]) || s[i] == '_' || s[i] == '.') {
+		i++
+	}
+	return i
+}
+
+// placeholder reports whether v is an obvious stand-in for a value that a
+// user is meant to fill in: <token>, YOUR_API_KEY, your-key-here, xxxx,
+// ****, REDACTED. None of them is a credential.
+func placeholder(v string) bool {
+	if len(v) >= 3 && v[0] == '<' && v[len(v)-1] == '>' {
+		return true
+	}
+	if len(v) >= 5 && strings.EqualFold(v[:4], "your") && (v[4] == '_' || v[4] == '-' || isUpper(v[4])) {
+		return true
+	}
+	if hasSuffixFold(v, "_here") || hasSuffixFold(v, "-here") {
+		return true
+	}
+	if v == "REDACTED" || v == "[REDACTED]" || v == "**REDACTED**" || v == "<redacted>" {
+		return true
+	}
+	return maskLike(v)
+}
+
+// maskLike: only x, X, * and separators, at least three of the first kind.
+func maskLike(v string) bool {
+	n := 0
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case 'x', 'X', '*':
+			n++
+		case '.', '-', '_', '#':
+		default:
+			return false
+		}
+	}
+	return n >= 3
+}
+
+// plainSetting reports whether v is a word no credential is: a switch value
+// or a keyword some tools take in place of a secret (--password prompt,
+// --credentials default).
+func plainSetting(v string) bool {
+	switch strings.ToLower(v) {
+	case "true", "false", "yes", "no", "on", "off", "none", "null", "nil", "auto", "default",
+		"required", "optional", "prompt", "stdin", "-", "env", "file", "keychain", "keyring",
+		"inherit", "oauth", "oauth2", "oidc", "disabled", "enabled", "0", "1":
+		return true
+	}
+	return false
+}
+
+// pathLike reports whether v is a path to a file (where a secret lives),
+// not a secret: /run/secrets/token, ./key.pem, ~/.config/x, C:\keys\a.pem,
+// credentials.json. A random-looking value is not taken for a path even if
+// it starts with a slash, as base64 may.
+func pathLike(v string) bool {
+	if v == "" || looksRandom(v) {
+		return false
+	}
+	switch {
+	case v[0] == '/', strings.HasPrefix(v, "./"), strings.HasPrefix(v, "../"), strings.HasPrefix(v, "~/"),
+		strings.HasPrefix(v, `.\`), strings.HasPrefix(v, `..\`), strings.HasPrefix(v, `~\`),
+		strings.HasPrefix(v, `\\`), strings.HasPrefix(v, "file:"):
+		return !strings.ContainsAny(v, " \t\n")
+	case len(v) > 3 && isAlnum(v[0]) && !isDigit(v[0]) && v[1] == ':' && (v[2] == '\\' || v[2] == '/'):
+		return true
+	}
+	// A bare or relative file name with a key-file extension.
+	dot := strings.LastIndexByte(v, '.')
+	if dot <= 0 || strings.ContainsAny(v, " \t\n:") {
+		return false
+	}
+	switch strings.ToLower(v[dot+1:]) {
+	case "pem", "key", "json", "txt", "crt", "cer", "p12", "pfx", "jks", "der", "yaml", "yml",
+		"toml", "env", "cfg", "conf", "ini", "asc", "gpg", "pub", "keystore", "secret", "token":
+		return true
+	}
+	return false
+}
+
+// looksRandom reports whether v reads as generated key material rather
+// than words, numbers, versions or identifiers: some stretch of it mixes
+// letters and digits (or changes case) the way random strings do, or it is
+// a long hex string. It is the test used after a name that only may name a
+// credential (--key, ?auth=), so it is stricter than nothing and looser
+// than [bareRandom].
+func looksRandom(v string) bool {
+	if len(v) < 16 || isUUID(v) {
+		return false
+	}
+	if len(v) > 4096 {
+		v = v[:4096]
+	}
+	// Split into segments at separators; judge each long segment.
+	start := 0
+	for i := 0; i <= len(v); i++ {
+		if i < len(v) && !isSeparator(v[i]) {
+			if !isAlnum(v[i]) {
+				return false // not key material: spaces, quotes, punctuation
+			}
+			continue
+		}
+		if randomSegment(v[start:i]) {
+			return true
+		}
+		start = i + 1
+	}
+	return false
+}
+
+func isSeparator(c byte) bool {
+	switch c {
+	case '-', '_', '.', '~', '/', '+', '=':
+		return true
+	}
+	return false
+}
+
+// randomSegment judges one separator-free run of letters and digits.
+func randomSegment(s string) bool {
+	if len(s) < 12 {
+		return false
+	}
+	var digits, letters, transitions, upper, lower int
+	hex := true
+	prevClass := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		class := 1 // digit
+		switch {
+		case isDigit(c):
+			digits++
+		case isUpper(c):
+			upper++
+			letters++
+			class = 2
+		default:
+			lower++
+			letters++
+			class = 3
+		}
+		if !isHex(c) {
+			hex = false
+		}
+		if i > 0 && class != prevClass {
+			transitions++
+		}
+		prevClass = class
+	}
+	if hex && len(s) >= 20 && digits > 0 && letters > 0 {
+		return true
+	}
+	if digits >= 2 && letters >= 2 && transitions >= 4 {
+		return entropy(s) >= 3.0
+	}
+	// Mixed case without digits (base64 of short text): many changes.
+	if upper >= 3 && lower >= 3 && transitions*4 >= len(s) {
+		return entropy(s) >= 3.2
+	}
+	return false
+}
+
+// bareRandom is the strict test for a value nothing names: a positional
+// argument or a word of a command. Only long, mixed-case, digit-bearing,
+// high-entropy key material counts; hex (commit IDs, digests), UUIDs,
+// paths, versions and package names never do.
+func bareRandom(v string) bool {
+	if len(v) < 32 || len(v) > 1024 {
+		return false
+	}
+	for _, p := range digestPrefixes {
+		if hasPrefixFold(v, p) {
+			return false
+		}
+	}
+	var upper, lower, digits, transitions, seps, longest, run int
+	hex := true
+	prevClass := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		class := 0
+		switch {
+		case isDigit(c):
+			digits++
+			class = 1
+		case isUpper(c):
+			upper++
+			class = 2
+		case isLower(c):
+			lower++
+			class = 3
+		case c == '+' || c == '/' || c == '=' || c == '_' || c == '-':
+			seps++
+			if run > longest {
+				longest = run
+			}
+			run = 0
+			prevClass = 0
+			hex = false
+			continue
+		default:
+			return false
+		}
+		run++
+		if !isHex(c) {
+			hex = false
+		}
+		if prevClass != 0 && class != prevClass {
+			transitions++
+		}
+		prevClass = class
+	}
+	if run > longest {
+		longest = run
+	}
+	if hex || upper == 0 || lower == 0 || digits < 2 || longest < 16 || transitions < 10 {
+		return false
+	}
+	return !wordLike(v) && entropy(v) >= 4.0
+}
+
+// wordLike: much of v is runs of four or more letters of one case, as in
+// CamelCaseIdentifiers and SHOUTED_WORDS; random strings switch case too
+// often for that.
+func wordLike(v string) bool {
+	covered, run, prev := 0, 0, 0
+	for i := 0; i <= len(v); i++ {
+		class := 0
+		if i < len(v) {
+			switch {
+			case isLower(v[i]):
+				class = 1
+			case isUpper(v[i]):
+				class = 2
+			}
+		}
+		if class != 0 && class == prev {
+			run++
+			continue
+		}
+		if run >= 4 {
+			covered += run
+		}
+		run, prev = 1, class
+		if class == 0 {
+			run = 0
+		}
+	}
+	return covered*10 >= len(v)*4
+}
+
+var digestPrefixes = []string{"sha1-", "sha256-", "sha384-", "sha512-", "sha256:", "sha512:", "md5-", "blake3:"}
+
+// entropy is the Shannon entropy of s in bits per byte, over at most its
+// first 256 bytes.
+func entropy(s string) float64 {
+	if len(s) > 256 {
+		s = s[:256]
+	}
+	if s == "" {
+		return 0
+	}
+	var counts [256]uint16
+	for i := 0; i < len(s); i++ {
+		counts[s[i]]++
+	}
+	n := float64(len(s))
+	h := 0.0
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+// isUUID: 8-4-4-4-12 hex.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < 36; i++ {
+		switch i {
+		case 8, 13, 18, 23:
+			if s[i] != '-' {
+				return false
+			}
+		default:
+			if !isHex(s[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
+}
+
+// literalSecret decides a value given to a name of strength st: whether a
+// definition recording it would record a credential. The caller has
+// already scanned the value for tokens and URLs.
+func literalSecret(st strength, v string) bool {
+	v = trimQuotes(strings.TrimSpace(v))
+	if v == "" {
+		return false
+	}
+	if ok, def := reference(v); ok {
+		if def == "" {
+			return false
+		}
+		v = def
+		if ok, _ := reference(v); ok {
+			return false
+		}
+	}
+	if placeholder(v) || secretStoreRef(v) {
+		return false
+	}
+	switch st {
+	case strong:
+		if plainSetting(v) || pathLike(v) || isPairList(v) {
+			return false
+		}
+		return true
+	case authorization:
+		return authValueSecret(v)
+	case weak:
+		return looksRandom(v) || userPassword(v)
+	}
+	return false
+}
+
+// secretStoreRef: a value that names a secret in a store or says where it
+// is, the way 1Password (op://), Vault, cloud secret managers and openssl
+// (env:, file:, fd:) take them.
+func secretStoreRef(v string) bool {
+	for _, p := range secretStorePrefixes {
+		if hasPrefixFold(v, p) && len(v) > len(p) {
+			return true
+		}
+	}
+	return false
+}
+
+var secretStorePrefixes = []string{
+	"op://", "vault://", "vault:", "arn:aws:secretsmanager:", "arn:aws:ssm:", "ssm://", "sm://",
+	"gcp-secret://", "gcpsm://", "azure-keyvault://", "akv://", "keyvault://", "keychain:", "env:", "file:", "fd:",
+	"projects/", "infisical://", "doppler://", "bws://",
+}
+
+// isPairList: the value is itself key=value pairs (docker's --secret
+// id=x,src=path): its keys decide, and the assignment scan judges them.
+func isPairList(v string) bool {
+	eq := strings.IndexByte(v, '=')
+	if eq <= 0 || eq == len(v)-1 || v[eq+1] == '=' {
+		return false
+	}
+	return identLen(v[:eq]) == eq
+}
+
+// userPassword: user:password given to an auth-ish name (--auth u:p).
+func userPassword(v string) bool {
+	i := strings.IndexByte(v, ':')
+	if i <= 0 || i == len(v)-1 || strings.ContainsAny(v, " /@") {
+		return false
+	}
+	pw := v[i+1:]
+	if ok, _ := reference(pw); ok || placeholder(pw) {
+		return false
+	}
+	for j := 0; j < len(pw); j++ {
+		if !isDigit(pw[j]) {
+			return true
+		}
+	}
+	return false // uid:gid
+}
+
+func trimQuotes(v string) string {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		return v[1 : len(v)-1]
+	}
+	return v
+}
