@@ -625,10 +625,10 @@ func (s streamable) SendNotification(ctx context.Context, n mcp.JSONRPCNotificat
 func (s streamable) SetNotificationHandler(h func(mcp.JSONRPCNotification)) {
 	s.t.SetNotificationHandler(h)
 }
-func (s streamable) Close() error                                { return s.t.Close() }
-func (s streamable) GetSessionId() string                        { return s.t.GetSessionId() }
+func (s streamable) Close() error                                 { return s.t.Close() }
+func (s streamable) GetSessionId() string                         { return s.t.GetSessionId() }
 func (s streamable) SetRequestHandler(h transport.RequestHandler) { s.t.SetRequestHandler(h) }
-func (s streamable) SetProtocolVersion(v string)                 { s.t.SetProtocolVersion(v) }
+func (s streamable) SetProtocolVersion(v string)                  { s.t.SetProtocolVersion(v) }
 
 var (
 	_ transport.BidirectionalInterface = streamable{}

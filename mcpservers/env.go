@@ -109,4 +109,3 @@ func executable(path string) bool {
 	}
 	return runtime.GOOS == "windows" || fi.Mode().Perm()&0o111 != 0
 }
-

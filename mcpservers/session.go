@@ -73,4 +73,3 @@ func transportOf(tr transport.Interface) definition.Transport {
 	}
 	return ""
 }
-
