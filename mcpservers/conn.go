@@ -261,7 +261,7 @@ const longTimeout = 100 * 365 * 24 * time.Hour
 // connect makes a new session: starts the process or prepares the HTTP
 // client, then negotiates the protocol. ctx bounds the connect, and so does
 // the server's close.
-func (s *remote) connect(ctx context.Context) (sess *session, err error) {
+func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -273,7 +273,7 @@ func (s *remote) connect(ctx context.Context) (sess *session, err error) {
 	}()
 
 	cfg := s.cfg
-	sess = newSession(s)
+	sess := newSession(s)
 	var tr transport.Interface
 	switch cfg.transport {
 	case definition.TransportWebSocket:
@@ -330,7 +330,6 @@ func (s *remote) connect(ctx context.Context) (sess *session, err error) {
 	defer func() {
 		if err != nil {
 			sess.close()
-			sess = nil
 		}
 	}()
 

@@ -30,13 +30,13 @@ func signalGroup(cmd *exec.Cmd, kill bool) {
 // so the signals reach only the group.
 func reapGroup(cmd *exec.Cmd) {
 	pgid := cmd.Process.Pid
-	if syscall.Kill(-pgid, 0) != nil {
+	if !groupLive(pgid) {
 		return
 	}
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
 	deadline := time.Now().Add(termExit)
 	for time.Now().Before(deadline) {
-		if syscall.Kill(-pgid, 0) != nil {
+		if !groupLive(pgid) {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
