@@ -399,6 +399,8 @@ var (
 	errLegacyHandler    = errors.New("the client's handler failed")
 	errLegacyNoHandler  = errors.New("the client has no handler for this request")
 	errLegacyUnreadable = errors.New("the client cannot read the request")
+	// errLegacyInterrupted answers a request that interrupts its call.
+	errLegacyInterrupted = errors.New("the client interrupted the call to ask its user; the call will be made again")
 )
 
 func (h legacyHandlers) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
@@ -432,9 +434,11 @@ func (h legacyHandlers) Elicit(ctx context.Context, req mcp.ElicitationRequest) 
 	default:
 		a, ok := cs.answers[er.Key]
 		if !ok {
-			// Interrupt the call; the server is told the user cancelled.
+			// Interrupt the call. The server is answered with an error, not
+			// "cancel": a tool told the user cancelled may go on and ask
+			// again, and nothing says which call a later question is for.
 			cs.interrupt(er)
-			return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}}, nil
+			return nil, errLegacyInterrupted
 		}
 		resp = &a
 	}

@@ -35,7 +35,9 @@ func TestMain(m *testing.M) {
 
 // stdioServer is the connection to a test server over stdio.
 func stdioServer(mode string, env ...string) Stdio {
-	e := map[string]string{serverEnv: mode}
+	// A race-enabled child would sleep a second on exit (GORACE's
+	// atexit_sleep_ms), slowing every Close.
+	e := map[string]string{serverEnv: mode, "GORACE": "atexit_sleep_ms=0"}
 	for i := 0; i+1 < len(env); i += 2 {
 		e[env[i]] = env[i+1]
 	}
@@ -165,19 +167,20 @@ func newDocsServer(extra ...server.ServerOption) *server.MCPServer {
 					RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"ok": map[string]any{"type": "boolean"}}}}).ToolResult(), nil
 		})
 
-	// two_questions asks one question, then, once answered, another.
+	// two_questions asks one question, then, once answered, another,
+	// keeping the first answer in the request state as MRTR servers must.
 	s.AddTool(mcp.NewTool("two_questions", mcp.WithDescription("asks twice")),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			first := server.ElicitationResponse(req.Params.InputResponses, "first")
-			second := server.ElicitationResponse(req.Params.InputResponses, "second")
 			schema := map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}
-			switch {
-			case first == nil && req.Params.RequestState == "":
-				return server.NewInputRequestBuilder("asked:first").Elicit("first", mcp.ElicitationParams{Message: "first?", RequestedSchema: schema}).ToolResult(), nil
-			case second == nil:
-				return server.NewInputRequestBuilder("asked:second").Elicit("second", mcp.ElicitationParams{Message: "second?", RequestedSchema: schema}).ToolResult(), nil
+			state := req.Params.RequestState
+			if second := server.ElicitationResponse(req.Params.InputResponses, "second"); second != nil && strings.HasPrefix(state, "first=") {
+				return mcp.NewToolResultText(fmt.Sprintf("%s second=%s", state, second.Action)), nil
 			}
-			return mcp.NewToolResultText(fmt.Sprintf("first=%s second=%s", first.Action, second.Action)), nil
+			if first := server.ElicitationResponse(req.Params.InputResponses, "first"); first != nil {
+				return server.NewInputRequestBuilder("first="+string(first.Action)).
+					Elicit("second", mcp.ElicitationParams{Message: "second?", RequestedSchema: schema}).ToolResult(), nil
+			}
+			return server.NewInputRequestBuilder("").Elicit("first", mcp.ElicitationParams{Message: "first?", RequestedSchema: schema}).ToolResult(), nil
 		})
 
 	s.AddTool(mcp.NewTool("ask_model", mcp.WithDescription("asks the client's model")),
