@@ -216,6 +216,5 @@ func processDead(pid int) bool {
 	return i >= 0 && len(stat) > i+2 && stat[i+2] == 'Z'
 }
 
-
 // contextT keeps handler literals in tests short.
 type contextT = context.Context
