@@ -290,7 +290,7 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 		sess.proc = proc
 		tr = transport.NewIO(&eofReader{r: proc.stdout, sess: sess}, proc.stdin, nil)
 	case definition.TransportStreamableHTTP:
-		hc, own := newHTTPClient(cfg)
+		hc, own := newHTTPClient(cfg, nil)
 		sess.own, sess.http = own, true
 		inner, err := transport.NewStreamableHTTP(cfg.url,
 			transport.WithHTTPBasicClient(hc),
@@ -306,8 +306,10 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 		}
 		tr = streamable{inner}
 	case definition.TransportSSE:
-		hc, own := newHTTPClient(cfg)
-		sess.own, sess.http = own, true
+		conn := &sseConn{}
+		var hc *http.Client
+		hc, sess.own = newHTTPClient(cfg, func(data []byte) { sess.serverRequest(conn, hc, data) })
+		sess.http = true
 		inner, err := transport.NewSSE(cfg.url,
 			transport.WithHTTPClient(hc),
 			transport.WithSSELogger(discard),
@@ -315,7 +317,8 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 		if err != nil {
 			return nil, s.connectError(ErrConnect, "the URL cannot be used")
 		}
-		tr = inner
+		conn.t = inner
+		tr = conn
 	default:
 		return nil, s.connectError(ErrConnect, "unknown transport")
 	}

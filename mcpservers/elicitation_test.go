@@ -9,9 +9,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// inputTransports are the transports on which a server can ask for input
-// during a call: every one but SSE before 2026-07-28, which cannot carry the
-// server's requests (see TestLegacySSECannotAsk).
+// inputTransports are the ways an mcp-go server can ask for input during a
+// call: every transport in both protocol eras, but SSE before 2026-07-28,
+// which mcp-go's SSE server cannot send requests on. (Its SSE client cannot
+// answer them either; this package can: see TestLegacySSEServerRequests.)
 func inputTransports(t *testing.T, test func(t *testing.T, conn Connection, opts *ClientOptions, legacy bool)) {
 	hs := startHTTP(t)
 	cases := []struct {

@@ -28,7 +28,10 @@ var (
 // caller's), whose RoundTripper sets the connection's headers, then the
 // call's, then hands the request to Auth. The second result, when not nil,
 // is a transport of our own to close when the connection closes.
-func newHTTPClient(cfg *connConfig) (*http.Client, *http.Transport) {
+//
+// onRequest, when not nil, is given each JSON-RPC request the server sends
+// on an event stream opened with GET (see sse.go).
+func newHTTPClient(cfg *connConfig, onRequest func([]byte)) (*http.Client, *http.Transport) {
 	hc := &http.Client{}
 	if cfg.httpClient != nil {
 		if made := cfg.httpClient(); made != nil {
@@ -47,6 +50,7 @@ func newHTTPClient(cfg *connConfig) (*http.Client, *http.Transport) {
 		auth:    cfg.auth,
 		timeout: cfg.timeout,
 		idle:    cfg.sseReadTimeout,
+		tap:     onRequest,
 	}
 	for k, v := range cfg.headers {
 		hc.Transport.(*roundTripper).headers.Set(k, v)
@@ -60,6 +64,7 @@ type roundTripper struct {
 	auth    Auth
 	timeout time.Duration // until response headers; <= 0: none
 	idle    time.Duration // between reads of an event stream; <= 0: none
+	tap     func([]byte)  // server requests on GET event streams
 }
 
 func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -120,6 +125,9 @@ func (s timed) RoundTrip(req *http.Request) (*http.Response, error) {
 		body.idle = t.idle
 		body.timer = time.AfterFunc(t.idle, func() { cancel(errStreamIdle) })
 	}
+	if t.tap != nil && req.Method == http.MethodGet && isEventStream(resp) {
+		body.tap = &sseTap{onRequest: t.tap}
+	}
 	resp.Body = body
 	return resp, nil
 }
@@ -137,10 +145,14 @@ type cancelBody struct {
 	idle   time.Duration
 	mu     sync.Mutex
 	timer  *time.Timer
+	tap    *sseTap
 }
 
 func (b *cancelBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
+	if n > 0 && b.tap != nil {
+		b.tap.feed(p[:n])
+	}
 	if n > 0 && b.timer != nil {
 		b.mu.Lock()
 		b.timer.Reset(b.idle)

@@ -30,6 +30,7 @@ func transports(t *testing.T, test func(t *testing.T, conn Connection, opts *Cli
 		{"streamable", StreamableHTTP{URL: hs.streamable}, ""},
 		{"streamable-2025-11-25", StreamableHTTP{URL: hs.streamable}, mcp.ProtocolVersion20251125},
 		{"sse", SSE{URL: hs.sse}, ""},
+		{"sse-2025-11-25", SSE{URL: hs.sse}, mcp.ProtocolVersion20251125},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
