@@ -37,9 +37,9 @@ func (s *sseConn) SendNotification(ctx context.Context, n mcp.JSONRPCNotificatio
 func (s *sseConn) SetNotificationHandler(h func(mcp.JSONRPCNotification)) {
 	s.t.SetNotificationHandler(h)
 }
-func (s *sseConn) Close() error                          { return s.t.Close() }
-func (s *sseConn) GetSessionId() string                  { return s.t.GetSessionId() }
-func (s *sseConn) SetProtocolVersion(v string)           { s.t.SetProtocolVersion(v) }
+func (s *sseConn) Close() error                           { return s.t.Close() }
+func (s *sseConn) GetSessionId() string                   { return s.t.GetSessionId() }
+func (s *sseConn) SetProtocolVersion(v string)            { s.t.SetProtocolVersion(v) }
 func (s *sseConn) SetConnectionLostHandler(h func(error)) { s.t.SetConnectionLostHandler(h) }
 func (s *sseConn) SetRequestHandler(h transport.RequestHandler) {
 	s.mu.Lock()
