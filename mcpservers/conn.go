@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -683,7 +684,13 @@ func describeTransportError(red *redactor, err error) string {
 	if code, ok := httpStatus(err); ok {
 		return fmt.Sprintf("HTTP status %d", code)
 	}
-	return red.describe(err)
+	s := red.describe(err)
+	// mcp-go's wrapping says little and says it twice.
+	s = strings.TrimPrefix(s, "transport error: ")
+	for strings.Contains(s, "failed to send request: failed to send request: ") {
+		s = strings.ReplaceAll(s, "failed to send request: failed to send request: ", "failed to send request: ")
+	}
+	return s
 }
 
 // httpStatus finds the status code in mcp-go's "request failed with status

@@ -69,6 +69,16 @@ func runTestServer(mode string) int {
 		_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
 		fmt.Fprintln(os.Stderr, "exit-init: giving up")
 		return 3
+	case "once":
+		// Serve the first time only: a restart dies at once.
+		marker := os.Getenv("MCPSERVERS_MARKER")
+		if _, err := os.Stat(marker); err == nil {
+			return 4
+		}
+		_ = os.WriteFile(marker, nil, 0o600)
+		if err := server.ServeStdio(newDocsServer()); err != nil {
+			return 1
+		}
 	case "silent":
 		// Read everything, answer nothing.
 		_, _ = bufio.NewReader(os.Stdin).WriteTo(discardWriter{})
