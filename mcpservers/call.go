@@ -202,7 +202,7 @@ func (sess *session) callFailure(ctx context.Context, cs *callState, err error, 
 	srv.mu.Lock()
 	closed := srv.closed
 	srv.mu.Unlock()
-	if closed {
+	if closed || srv.fixed && errors.Is(err, transport.ErrTransportClosed) {
 		return srv.callError(name, ErrClosed, "", nil)
 	}
 	if sess.proc != nil || sess.isLost() {

@@ -70,7 +70,10 @@ type ClientOptions struct {
 	// DiscoverTimeout bounds how long connecting waits for a server to
 	// answer the 2026-07-28 server/discover probe before taking it for an
 	// older server; servers that ignore unknown requests would otherwise
-	// stall every connection. Zero means 1 second; negative means no bound.
+	// stall every connection (mcp-go waits 5 seconds). A stdio server that
+	// takes longer than this to start speaks the older protocol for that
+	// connection, which works as well; raise it, or pin ProtocolVersion, to
+	// avoid that. Zero means 1 second; negative means no bound.
 	DiscoverTimeout time.Duration
 
 	// Stderr, if set, receives what stdio servers write to their standard

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -28,7 +29,9 @@ func inputTransports(t *testing.T, test func(t *testing.T, conn Connection, opts
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			test(t, tc.conn, &ClientOptions{ProtocolVersion: tc.version}, tc.version != "")
+			// A slow start (a race-enabled child) must not look like an
+			// old server that ignores the discovery probe.
+			test(t, tc.conn, &ClientOptions{ProtocolVersion: tc.version, DiscoverTimeout: 20 * time.Second}, tc.version != "")
 		})
 	}
 }

@@ -18,6 +18,7 @@ type legacySSEServer struct {
 	out     chan string
 	mu      sync.Mutex
 	waiting map[string]chan json.RawMessage
+	next    int
 }
 
 func newLegacySSEServer(t *testing.T) string {
@@ -77,9 +78,11 @@ func (s *legacySSEServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			go func(id json.RawMessage) {
 				ch := make(chan json.RawMessage, 1)
 				s.mu.Lock()
-				s.waiting[`"srv-1"`] = ch
+				s.next++
+				reqID := fmt.Sprintf(`"srv-%d"`, s.next)
+				s.waiting[reqID] = ch
 				s.mu.Unlock()
-				s.out <- `{"jsonrpc":"2.0","id":"srv-1","method":"elicitation/create","params":{"message":"ok?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}}`
+				s.out <- `{"jsonrpc":"2.0","id":` + reqID + `,"method":"elicitation/create","params":{"message":"ok?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}}`
 				answer := <-ch
 				text, _ := json.Marshal(string(answer))
 				s.out <- fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":%s}]}}`, id, text)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -34,7 +35,9 @@ func transports(t *testing.T, test func(t *testing.T, conn Connection, opts *Cli
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			test(t, tc.conn, &ClientOptions{ProtocolVersion: tc.version})
+			// A slow start (a race-enabled child) must not look like an
+			// old server that ignores the discovery probe.
+			test(t, tc.conn, &ClientOptions{ProtocolVersion: tc.version, DiscoverTimeout: 20 * time.Second})
 		})
 	}
 }
