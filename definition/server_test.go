@@ -1,0 +1,186 @@
+package definition_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/guardian-agent/guardian-go/definition"
+	"github.com/guardian-agent/guardian-go/mcpservers"
+)
+
+// The tests load tools from real MCP servers: the test binary itself,
+// re-executed as an mcp-go server over stdio, and mcp-go servers on
+// loopback HTTP (streamable HTTP and SSE) in this process.
+
+const serverEnv = "GUARDIAN_DEFINITION_TEST_SERVER"
+
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(serverEnv); spec != "" {
+		os.Exit(serveStdio(spec))
+	}
+	os.Exit(m.Run())
+}
+
+// serverSpec describes a test server's tools.
+type serverSpec struct {
+	Name  string     `json:"name"`
+	Tools []toolSpec `json:"tools"`
+}
+
+type toolSpec struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description"`
+	Schema       json.RawMessage `json:"schema,omitempty"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  *annotations    `json:"annotations,omitempty"`
+}
+
+type annotations struct {
+	Title       string `json:"title,omitempty"`
+	ReadOnly    *bool  `json:"readOnly,omitempty"`
+	Destructive *bool  `json:"destructive,omitempty"`
+	Idempotent  *bool  `json:"idempotent,omitempty"`
+	OpenWorld   *bool  `json:"openWorld,omitempty"`
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func newMCPServer(spec serverSpec) *server.MCPServer {
+	s := server.NewMCPServer(spec.Name, "1.0.0", server.WithToolCapabilities(false))
+	for _, ts := range spec.Tools {
+		schema := ts.Schema
+		if schema == nil {
+			schema = json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}`)
+		}
+		tool := mcp.NewToolWithRawSchema(ts.Name, ts.Description, schema)
+		tool.Title = ts.Title
+		tool.RawOutputSchema = ts.OutputSchema
+		if a := ts.Annotations; a != nil {
+			tool.Annotations = mcp.ToolAnnotation{Title: a.Title, ReadOnlyHint: a.ReadOnly, DestructiveHint: a.Destructive,
+				IdempotentHint: a.Idempotent, OpenWorldHint: a.OpenWorld}
+		}
+		name := ts.Name
+		s.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			args, _ := json.Marshal(req.GetArguments())
+			return mcp.NewToolResultText(fmt.Sprintf("%s on %s: %s", name, spec.Name, args)), nil
+		})
+	}
+	return s
+}
+
+func serveStdio(raw string) int {
+	var spec serverSpec
+	if err := json.Unmarshal([]byte(raw), &spec); err != nil {
+		fmt.Fprintln(os.Stderr, "bad spec:", err)
+		return 2
+	}
+	if err := server.ServeStdio(newMCPServer(spec)); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// stdio is a connection to a test server over stdio. The command is the
+// test binary's base name, relative to Dir (never recorded), so documents
+// are the same on every machine and in every build mode.
+func stdio(t testing.TB, spec serverSpec, args ...string) mcpservers.Stdio {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mcpservers.Stdio{
+		Command: "./" + filepath.Base(exe),
+		Args:    args,
+		Dir:     filepath.Dir(exe),
+		// A race-enabled child would sleep a second on exit.
+		Env: map[string]string{serverEnv: string(raw), "GORACE": "atexit_sleep_ms=0"},
+	}
+}
+
+// httpServer serves spec over loopback HTTP, streamable HTTP or SSE. The
+// connection's URL names localhost at a fixed port, which its HTTPClient
+// factory dials on the real loopback listener instead, so the URL, and the
+// document, do not depend on the port the listener got.
+func httpServer(t testing.TB, spec serverSpec, sse bool, port int) mcpservers.Connection {
+	t.Helper()
+	base := fmt.Sprintf("http://localhost:%d", port)
+	mcpSrv := newMCPServer(spec)
+	var handler http.Handler
+	path := "/mcp"
+	if sse {
+		path = "/sse"
+		handler = server.NewSSEServer(mcpSrv, server.WithBaseURL(base))
+	} else {
+		handler = server.NewStreamableHTTPServer(mcpSrv)
+	}
+	ts := httptest.NewServer(handler)
+	t.Cleanup(ts.Close)
+	addr := ts.Listener.Addr().String()
+	factory := func() *http.Client {
+		d := &net.Dialer{Timeout: 5 * time.Second}
+		return &http.Client{Transport: &http.Transport{
+			DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+				return d.DialContext(ctx, network, addr)
+			},
+		}}
+	}
+	url := base + path
+	if sse {
+		return mcpservers.SSE{URL: url, HTTPClient: factory}
+	}
+	return mcpservers.StreamableHTTP{URL: url, HTTPClient: factory}
+}
+
+// load connects a client to conns and returns its tools by name.
+func load(t testing.TB, conns map[string]mcpservers.Connection, opts *mcpservers.ClientOptions) map[string]*mcpservers.Tool {
+	t.Helper()
+	c, err := mcpservers.NewClient(conns, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	tools, err := c.Tools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*mcpservers.Tool{}
+	for _, tool := range tools {
+		out[tool.Name()] = tool
+	}
+	return out
+}
+
+func tools(ts ...*mcpservers.Tool) []definition.Tool {
+	out := make([]definition.Tool, len(ts))
+	for i, t := range ts {
+		out[i] = t
+	}
+	return out
+}
+
+func docsSpec(name string, toolNames ...string) serverSpec {
+	s := serverSpec{Name: name}
+	for _, n := range toolNames {
+		s.Tools = append(s.Tools, toolSpec{Name: n, Description: "The " + n + " tool of " + name + "."})
+	}
+	return s
+}
