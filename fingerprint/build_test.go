@@ -158,8 +158,8 @@ func wantShape(t *testing.T, res map[string]string) {
 			}
 		}
 	}
-	if len(res) != 15 {
-		t.Errorf("got %d results, want 15", len(res))
+	if len(res) != 16 {
+		t.Errorf("got %d results, want 16", len(res))
 	}
 }
 

@@ -154,6 +154,14 @@ func FuzzTokens(f *testing.F) {
 		if !bytes.Equal(m1, m2) {
 			t.Fatal("not deterministic")
 		}
+		// Import substitution only rewrites the names it is given.
+		m4, err := appendTokens(nil, src, map[string]string{"rand": "math/rand"})
+		if err != nil {
+			t.Fatalf("with imports: %v, without: none", err)
+		}
+		if !bytes.Contains(src, []byte("rand")) && !bytes.Equal(m1, m4) {
+			t.Fatal("an import map changed a stream that does not name the import")
+		}
 		toks := decodeTokens(t, m1)
 		rewritten := "/* start */ " + strings.Join(toks, " /* c */ ")
 		m3, err := appendTokens(nil, []byte(rewritten), nil)

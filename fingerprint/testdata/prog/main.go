@@ -49,6 +49,7 @@ func main() {
 		{"main-closure", false, func() int { return local * 2 }},
 		{"impl-value", true, c},
 		{"local-replace", false, locallib.Twice},
+		{"main-type", true, &mainAuth{}},
 		{"stdlib", false, fmt.Sprintf},
 		{"interface-method", false, getter.Get},
 	}
@@ -70,6 +71,14 @@ func main() {
 		}
 	}
 }
+
+// mainAuth is an implementation value declared in package main.
+type mainAuth struct{ scope string }
+
+// Header is what an auth type would add.
+func (a *mainAuth) Header() string { return "Bearer " + a.token() }
+
+func (a *mainAuth) token() string { return a.scope + "-token" }
 
 func describe(err error) string {
 	var r *refusals.Error
