@@ -278,8 +278,8 @@ func (w *walker) canHold(t reflect.Type) bool {
 // mcp-go or this module, whose unexported fields Build does not read.
 func isLibraryType(t reflect.Type) bool {
 	p := t.PkgPath()
-	if p == "" {
-		return false
+	if p == "" || strings.HasSuffix(p, "_test") {
+		return false // unnamed, or declared in a test: the user's
 	}
 	first, _, _ := strings.Cut(p, "/")
 	if !strings.Contains(first, ".") {

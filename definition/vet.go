@@ -1,6 +1,7 @@
 package definition
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/guardian-agent/guardian-go/internal/canonjson"
@@ -60,21 +61,20 @@ func (d *Definition) Vet(t Tool, subAgents ...string) error {
 		return refusals.Join(append([]error{&refusals.Error{Kind: refusals.ErrUndescribed, Pointer: tp, Rule: "tool-unrecordable", Subject: name,
 			Detail: "the tool as it is now could not be recorded", Fix: "build the definition again with the tools the agent runs"}}, b.errs...)...)
 	}
-	ex := d.exclusions()
-	presented := excludeUnder(toolValue(&tr, tv), ex, append(base, keyTools, strconv.Itoa(i)))
-	if !presented.Equal(recorded) {
-		key := firstDifference(presented, recorded)
-		return undescribed(refusals.Append(tp, key), changeRule(key), name, "the tool differs from the one recorded")
-	}
-
 	ext, _ := agent.Get(keyExtensions)
 	g, _ := ext.Get(keyGuardian)
 	mt, _ := g.Get(keyMCPTools)
 	serverName, isMCP := mt.Get(name)
-	switch {
-	case isMCP != (m != nil):
+	if isMCP != (m != nil) {
 		return undescribed(tp, "tool-server-changed", name, "the tool is recorded as calling another kind of server")
-	case m == nil:
+	}
+	ex := d.exclusions()
+	presented := excludeUnder(toolValue(&tr, tv), ex, slices.Concat(base, []string{keyTools, strconv.Itoa(i)}))
+	if !presented.Equal(recorded) {
+		key := firstDifference(presented, recorded)
+		return undescribed(refusals.Append(tp, key), changeRule(key), name, "the tool differs from the one recorded")
+	}
+	if m == nil {
 		return nil
 	}
 	servers, _ := agent.Get(keyMCPServers)
@@ -84,7 +84,7 @@ func (d *Definition) Vet(t Tool, subAgents ...string) error {
 			continue
 		}
 		s := r.Server
-		got := excludeUnder(serverValue(&s), ex, append(base, keyMCPServers, strconv.Itoa(n)))
+		got := excludeUnder(serverValue(&s), ex, slices.Concat(base, []string{keyMCPServers, strconv.Itoa(n)}))
 		if s.Name != serverName.Text || !got.Equal(sv) {
 			return undescribed(refusals.Append(idx.pointer, keyMCPServers, strconv.Itoa(n)), "tool-server-changed", name,
 				"the tool calls a server other than the one recorded")
