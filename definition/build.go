@@ -43,6 +43,34 @@ type builder struct {
 	errs     []error
 	visiting map[*Agent]bool
 	walk     *walker
+	// hashes memoises sourceHash by its parts: the tools of one client
+	// share their interceptors and handlers, so most have the same parts.
+	hashes map[string]string
+}
+
+// combine returns the sourceHash of parts, "" when there is no code.
+func (b *builder) combine(parts []fingerprint.Part) string {
+	if len(parts) == 0 {
+		return ""
+	}
+	key := make([]byte, 0, len(parts)*(32+16))
+	for _, p := range parts {
+		key = append(key, p.Role...)
+		key = append(key, 0)
+		key = append(key, p.Digest[:]...)
+	}
+	if h, ok := b.hashes[string(key)]; ok {
+		return h
+	}
+	h := ""
+	if d := fingerprint.Combine(parts...); !d.IsZero() {
+		h = d.String()
+	}
+	if b.hashes == nil {
+		b.hashes = map[string]string{}
+	}
+	b.hashes[string(key)] = h
+	return h
 }
 
 func (b *builder) refuse(kind error, pointer, rule, subject, detail, fix string) {
@@ -71,10 +99,10 @@ func (b *builder) agent(a *Agent, base string) (*AgentRecord, *agentIndex) {
 	if a.Name == "" {
 		b.refuse(refusals.ErrInvalid, refusals.Append(base, keyName), "agent-name-required", "", "", "give the agent a name")
 	}
-	b.checkText(refusals.Append(base, keyName), a.Name)
-	b.checkText(refusals.Append(base, keyDescription), a.Description)
-	b.checkText(refusals.Append(base, keyModel), a.Model)
-	b.checkText(refusals.Append(base, keySystemPrompt), a.SystemPrompt)
+	b.checkText(base, keyName, a.Name)
+	b.checkText(base, keyDescription, a.Description)
+	b.checkText(base, keyModel, a.Model)
+	b.checkText(base, keySystemPrompt, a.SystemPrompt)
 
 	tools := b.gather(a, base)
 	given := newToolSet()
@@ -180,9 +208,9 @@ func (b *builder) tool(p pending, tp string) (ToolRecord, toolValues) {
 	if p.name == "" {
 		b.refuse(refusals.ErrInvalid, refusals.Append(tp, keyName), "tool-name-required", "", "", "give the tool a name")
 	}
-	b.checkText(refusals.Append(tp, keyName), tr.Name)
-	b.checkText(refusals.Append(tp, keyDescription), tr.Description)
-	tv.input, _ = b.schema(refusals.Append(tp, keyInputSchema), p.name, t.InputSchema(), true)
+	b.checkText(tp, keyName, tr.Name)
+	b.checkText(tp, keyDescription, tr.Description)
+	tv.input, _ = b.schema(tp, keyInputSchema, p.name, t.InputSchema(), true)
 
 	var parts []fingerprint.Part
 	hp := refusals.Append(tp, keySourceHash)
@@ -194,9 +222,9 @@ func (b *builder) tool(p pending, tp string) (ToolRecord, toolValues) {
 				"load it with mcpservers.NewClient and Client.Tools")
 		}
 		tr.Title = r.Title
-		b.checkText(refusals.Append(tp, keyTitle), r.Title)
-		tv.output, tv.hasOutput = b.schema(refusals.Append(tp, keyOutputSchema), p.name, r.OutputSchema, false)
-		tv.annotations, tv.hasAnnotations = b.object(refusals.Append(tp, keyAnnotations), p.name, r.Annotations)
+		b.checkText(tp, keyTitle, r.Title)
+		tv.output, tv.hasOutput = b.schema(tp, keyOutputSchema, p.name, r.OutputSchema, false)
+		tv.annotations, tv.hasAnnotations = b.object(tp, keyAnnotations, p.name, r.Annotations)
 		parts = b.codeParts(hp, p.name, r.Code)
 	} else {
 		var d fingerprint.Digest
@@ -212,9 +240,7 @@ func (b *builder) tool(p pending, tp string) (ToolRecord, toolValues) {
 			parts = append(parts, fingerprint.Part{Role: string(RoleFunc), Digest: d})
 		}
 	}
-	if d := fingerprint.Combine(parts...); !d.IsZero() {
-		tr.SourceHash = d.String()
-	}
+	tr.SourceHash = b.combine(parts)
 	return tr, tv
 }
 
@@ -242,7 +268,6 @@ func roleRank(r Role) int {
 
 // codeParts fingerprints an MCP tool's code, in role order.
 func (b *builder) codeParts(hp, tool string, code []Code) []fingerprint.Part {
-	code = slices.Clone(code)
 	for _, c := range code {
 		if roleRank(c.Role) < 0 {
 			b.refuse(refusals.ErrInvalid, hp, "code-role-unknown", tool, "the tool reports code in role "+strconv.Quote(string(c.Role)), "report code only in the roles definition.Role names")
@@ -251,8 +276,12 @@ func (b *builder) codeParts(hp, tool string, code []Code) []fingerprint.Part {
 	}
 	// The MCPTool contract promises role order; sorting (stably, so the
 	// interceptor chain keeps its order) makes the hash not depend on it.
-	slices.SortStableFunc(code, func(x, y Code) int { return cmp.Compare(roleRank(x.Role), roleRank(y.Role)) })
-	var parts []fingerprint.Part
+	byRole := func(x, y Code) int { return cmp.Compare(roleRank(x.Role), roleRank(y.Role)) }
+	if !slices.IsSortedFunc(code, byRole) {
+		code = slices.Clone(code)
+		slices.SortStableFunc(code, byRole)
+	}
+	parts := make([]fingerprint.Part, 0, len(code))
 	for _, c := range code {
 		if isNil(c.Value) {
 			continue
@@ -293,28 +322,28 @@ func annotate(err error, tool string, role Role) error {
 // schema parses a JSON Schema the tool gave; it must be an object.
 // Required schemas that are missing are refused; optional ones report
 // absence.
-func (b *builder) schema(ptr, tool string, raw []byte, required bool) (canonjson.Value, bool) {
+func (b *builder) schema(base, key, tool string, raw []byte, required bool) (canonjson.Value, bool) {
 	if len(raw) == 0 {
 		if required {
-			b.refuse(refusals.ErrInvalid, ptr, "input-schema-required", tool, "", "give the tool a JSON Schema object for its arguments")
+			b.refuse(refusals.ErrInvalid, refusals.Append(base, key), "input-schema-required", tool, "", "give the tool a JSON Schema object for its arguments")
 		}
 		return canonjson.Value{}, false
 	}
-	return b.object(ptr, tool, raw)
+	return b.object(base, key, tool, raw)
 }
 
-// object parses raw JSON that must be an object.
-func (b *builder) object(ptr, tool string, raw []byte) (canonjson.Value, bool) {
+// object parses raw JSON, given at base/key, that must be an object.
+func (b *builder) object(base, key, tool string, raw []byte) (canonjson.Value, bool) {
 	if len(raw) == 0 {
 		return canonjson.Value{}, false
 	}
 	v, err := canonjson.Parse(raw)
 	if err != nil {
-		b.errs = append(b.errs, jsonRefusal(ptr, err, tool))
+		b.errs = append(b.errs, jsonRefusal(refusals.Append(base, key), err, tool))
 		return canonjson.Value{}, false
 	}
 	if v.Kind != canonjson.Object {
-		b.refuse(refusals.ErrInvalid, ptr, "not-an-object", tool, "it is a JSON "+v.Kind.String(), "give a JSON object")
+		b.refuse(refusals.ErrInvalid, refusals.Append(base, key), "not-an-object", tool, "it is a JSON "+v.Kind.String(), "give a JSON object")
 		return canonjson.Value{}, false
 	}
 	return v, true
@@ -330,9 +359,10 @@ func jsonRefusal(base string, err error, subject string) error {
 	return &refusals.Error{Kind: refusals.ErrInvalid, Pointer: base, Rule: "json-invalid", Subject: subject}
 }
 
-func (b *builder) checkText(ptr, s string) {
+// checkText refuses text that is not valid UTF-8, at base/key.
+func (b *builder) checkText(base, key, s string) {
 	if !utf8.ValidString(s) {
-		b.refuse(refusals.ErrInvalid, ptr, "text-invalid-utf8", "", "", "give valid UTF-8 text")
+		b.refuse(refusals.ErrInvalid, refusals.Append(base, key), "text-invalid-utf8", "", "", "give valid UTF-8 text")
 	}
 }
 

@@ -156,6 +156,9 @@ func (w *walker) find(root any, found func(MCPTool)) {
 		return
 	}
 	rv := reflect.ValueOf(root)
+	if !w.canHold(rv.Type()) {
+		return // plain data, a func, or a type that cannot hold a tool: the common case
+	}
 	c := reflect.New(rv.Type()).Elem()
 	c.Set(rv)
 	seen := map[visitKey]bool{}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 
@@ -44,7 +45,7 @@ func validate(root canonjson.Value) error {
 	if err != nil {
 		return &refusals.Error{Kind: refusals.ErrInvalid, Rule: "schema-unusable", Detail: "the embedded schema does not compile"}
 	}
-	err = sch.Validate(root.Any())
+	err = sch.Validate(shallow(root))
 	if err == nil {
 		return nil
 	}
@@ -88,4 +89,53 @@ func schemaRefusal(e *jsonschema.ValidationError) error {
 		r.Detail = "this property is not allowed here"
 	}
 	return r
+}
+
+// opaqueToolKeys are the tool members whose contents the schema does not
+// constrain: it asks only that each is an object (TestSchemaMatchesGoTypes
+// holds it to that). shallow leaves their contents out, so validating a
+// document costs the same whatever the size of its tools' schemas.
+var opaqueToolKeys = [...]string{keyInputSchema, keyOutputSchema, keyAnnotations}
+
+// shallow converts an agent's document tree for the validator, with the
+// contents of opaqueToolKeys left out.
+func shallow(agent canonjson.Value) any {
+	if agent.Kind != canonjson.Object {
+		return agent.Any()
+	}
+	m := make(map[string]any, len(agent.Members))
+	for _, mem := range agent.Members {
+		switch {
+		case mem.Key == keyTools && mem.Value.Kind == canonjson.Array:
+			items := make([]any, len(mem.Value.Items))
+			for i, tool := range mem.Value.Items {
+				items[i] = shallowTool(tool)
+			}
+			m[mem.Key] = items
+		case mem.Key == keySubAgents && mem.Value.Kind == canonjson.Array:
+			items := make([]any, len(mem.Value.Items))
+			for i, sub := range mem.Value.Items {
+				items[i] = shallow(sub)
+			}
+			m[mem.Key] = items
+		default:
+			m[mem.Key] = mem.Value.Any()
+		}
+	}
+	return m
+}
+
+func shallowTool(tool canonjson.Value) any {
+	if tool.Kind != canonjson.Object {
+		return tool.Any()
+	}
+	m := make(map[string]any, len(tool.Members))
+	for _, mem := range tool.Members {
+		if mem.Value.Kind == canonjson.Object && slices.Contains(opaqueToolKeys[:], mem.Key) {
+			m[mem.Key] = map[string]any{}
+			continue
+		}
+		m[mem.Key] = mem.Value.Any()
+	}
+	return m
 }

@@ -90,3 +90,33 @@ func TestSchemaPublishedInDocs(t *testing.T) {
 		t.Fatalf("the schema does not compile: %v", err)
 	}
 }
+
+// TestSchemaLeavesToolSchemasOpaque holds the schema to what shallow
+// assumes: a tool's inputSchema, outputSchema and annotations are only
+// required to be objects.
+func TestSchemaLeavesToolSchemasOpaque(t *testing.T) {
+	var schema struct {
+		Defs struct {
+			Tool struct {
+				Properties map[string]map[string]any `json:"properties"`
+			} `json:"tool"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(schemaJSON, &schema); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range opaqueToolKeys {
+		p := schema.Defs.Tool.Properties[k]
+		if p == nil {
+			t.Errorf("the schema has no tool property %s", k)
+		}
+		for kw, v := range p {
+			if kw == "description" {
+				continue
+			}
+			if kw != "type" || v != "object" {
+				t.Errorf("the schema of a tool's %s has %s: %v; validate converts its contents too, then", k, kw, v)
+			}
+		}
+	}
+}

@@ -36,6 +36,9 @@ func TestMain(m *testing.M) {
 type serverSpec struct {
 	Name  string     `json:"name"`
 	Tools []toolSpec `json:"tools"`
+	// EchoEnv names an environment variable whose value calls return, to
+	// show that Env reached the server.
+	EchoEnv string `json:"echoEnv,omitempty"`
 }
 
 type toolSpec struct {
@@ -74,7 +77,16 @@ func newMCPServer(spec serverSpec) *server.MCPServer {
 		name := ts.Name
 		s.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			args, _ := json.Marshal(req.GetArguments())
-			return mcp.NewToolResultText(fmt.Sprintf("%s on %s: %s", name, spec.Name, args)), nil
+			text := fmt.Sprintf("%s on %s: %s", name, spec.Name, args)
+			if spec.EchoEnv != "" {
+				text += " env=" + os.Getenv(spec.EchoEnv)
+			}
+			for _, h := range []string{"X-Canary", "X-Api-Key", "Authorization", "X-Factory"} {
+				if v := req.Header.Get(h); v != "" {
+					text += " " + h + "=" + v
+				}
+			}
+			return mcp.NewToolResultText(text), nil
 		})
 	}
 	return s

@@ -41,7 +41,7 @@ func (b *builder) servers(used map[string]*serverUse, base string) []Server {
 		if name == "" {
 			b.refuse(refusals.ErrInvalid, refusals.Append(sp, keyName), "server-name-required", "", "", "give the server a name")
 		}
-		b.checkText(refusals.Append(sp, keyName), s.Name)
+		b.checkText(sp, keyName, s.Name)
 		switch s.Transport {
 		case TransportStdio:
 			if s.Command == "" {
@@ -50,9 +50,9 @@ func (b *builder) servers(used map[string]*serverUse, base string) []Server {
 			if s.URL != "" {
 				b.refuse(refusals.ErrInvalid, refusals.Append(sp, keyURL), "stdio-url", name, "a stdio server has a URL", "")
 			}
-			b.checkText(refusals.Append(sp, keyCommand), s.Command)
+			b.checkText(sp, keyCommand, s.Command)
 			for i, a := range s.Args {
-				b.checkText(refusals.Append(sp, keyArgs, strconv.Itoa(i)), a)
+				b.checkText(refusals.Append(sp, keyArgs), strconv.Itoa(i), a)
 			}
 			if err := secrets.CheckCommand(refusals.Append(sp, keyCommand), s.Command); err != nil {
 				b.errs = append(b.errs, withSubject(err, name))
@@ -71,7 +71,7 @@ func (b *builder) servers(used map[string]*serverUse, base string) []Server {
 			if s.Command != "" || len(s.Args) > 0 {
 				b.refuse(refusals.ErrInvalid, refusals.Append(sp, keyCommand), "http-command", name, "an HTTP server has a command", "")
 			}
-			b.checkText(refusals.Append(sp, keyURL), s.URL)
+			b.checkText(sp, keyURL, s.URL)
 			if err := secrets.CheckURL(refusals.Append(sp, keyURL), s.URL); err != nil {
 				b.errs = append(b.errs, withSubject(err, name))
 			}

@@ -1,0 +1,100 @@
+package definition_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/guardian-agent/guardian-go/definition"
+	"github.com/guardian-agent/guardian-go/fingerprint"
+	"github.com/guardian-agent/guardian-go/mcpservers"
+)
+
+// benchAgent is an agent of 200 MCP tools from 20 stdio servers, with 20
+// interceptors on every tool.
+func benchAgent(b *testing.B) *definition.Agent {
+	b.Helper()
+	conns := map[string]mcpservers.Connection{}
+	for s := range 20 {
+		name := fmt.Sprintf("server%02d", s)
+		var names []string
+		for t := range 10 {
+			names = append(names, fmt.Sprintf("%s_tool%02d", name, t))
+		}
+		conns[name] = stdio(b, docsSpec(name, names...), "--index", fmt.Sprint(s))
+	}
+	var ics []mcpservers.Interceptor
+	for i := range 20 {
+		switch i % 4 {
+		case 0:
+			ics = append(ics, auditInterceptor{header: fmt.Sprint(i)})
+		case 1:
+			ics = append(ics, tagger{secret: fmt.Sprint(i)})
+		case 2:
+			n := i
+			ics = append(ics, mcpservers.InterceptorFunc(func(ctx context.Context, req *mcpservers.CallRequest, next mcpservers.CallFunc) (*mcpservers.Result, error) {
+				req.Arguments["n"] = n
+				return next(ctx, req)
+			}))
+		default:
+			ics = append(ics, mcpservers.InterceptorFunc(passThrough))
+		}
+	}
+	ts := load(b, conns, &mcpservers.ClientOptions{Interceptors: ics})
+	if len(ts) != 200 {
+		b.Fatalf("loaded %d tools", len(ts))
+	}
+	a := &definition.Agent{Name: "big"}
+	for _, t := range ts {
+		a.Tools = append(a.Tools, t)
+	}
+	return a
+}
+
+func passThrough(ctx context.Context, req *mcpservers.CallRequest, next mcpservers.CallFunc) (*mcpservers.Result, error) {
+	return next(ctx, req)
+}
+
+// BenchmarkBuild200Tools: tools loaded; warm reuses a Fingerprinter whose
+// caches are filled, cold makes a new one per Build (every source file
+// parsed again).
+func BenchmarkBuild200Tools(b *testing.B) {
+	a := benchAgent(b)
+	b.Run("warm", func(b *testing.B) {
+		fp := fingerprint.New(nil)
+		opts := &definition.Options{Fingerprinter: fp}
+		if _, err := definition.Build(a, opts); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := definition.Build(a, opts); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("cold", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := definition.Build(a, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkVet is the per-call check of an agent loop.
+func BenchmarkVet(b *testing.B) {
+	a := benchAgent(b)
+	d, err := definition.Build(a, &definition.Options{Fingerprinter: fingerprint.New(nil)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tool := a.Tools[0]
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := d.Vet(tool); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
