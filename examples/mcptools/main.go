@@ -15,6 +15,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -25,13 +26,13 @@ import (
 )
 
 func main() {
-	if err := run(context.Background()); err != nil {
+	if err := run(context.Background(), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "mcptools:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context) error {
+func run(ctx context.Context, out io.Writer) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 
@@ -67,14 +68,14 @@ func run(ctx context.Context) error {
 	rec := def.Record()
 	servers, _ := json.Marshal(rec.MCPServers)
 	mcpTools, _ := json.Marshal(rec.Extensions.Guardian.MCPTools)
-	fmt.Println(string(servers))
-	fmt.Println(string(mcpTools))
+	fmt.Fprintln(out, string(servers))
+	fmt.Fprintln(out, string(mcpTools))
 
 	doc, err := def.Document()
 	if err != nil {
 		return err
 	}
-	fmt.Print(string(doc))
+	fmt.Fprint(out, string(doc))
 
 	// An agent loop vets each tool before calling it.
 	search := tools[0]
@@ -85,7 +86,7 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Println(result.Text())
+	fmt.Fprintln(out, result.Text())
 	return nil
 }
 
