@@ -68,4 +68,6 @@ func TestInteropWireRecorders(t *testing.T) {
 	})
 }
 
-func stdioConn(bin string) mcpservers.Stdio { return mcpservers.Stdio{Command: bin, Args: []string{"stdio"}} }
+func stdioConn(bin string) mcpservers.Stdio {
+	return mcpservers.Stdio{Command: bin, Args: []string{"stdio"}}
+}
