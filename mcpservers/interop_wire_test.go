@@ -454,7 +454,9 @@ func dialRawStdio(t testing.TB, command string, args []string, env []string) *ra
 	t.Helper()
 	cmd := exec.Command(command, args...)
 	cmd.Env = env
-	cmd.Stderr = newLineWriter(t, "raw client's server stderr: ")
+	if _, bench := t.(*testing.B); !bench {
+		cmd.Stderr = newLineWriter(t, "raw client's server stderr: ")
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
