@@ -2,8 +2,18 @@ package mcpservers
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/guardian-agent/guardian-go/refusals"
 )
 
 // ClientOptions configure a Client. A nil *ClientOptions, and every zero
@@ -60,7 +70,10 @@ type ClientOptions struct {
 	// DiscoverTimeout bounds how long connecting waits for a server to
 	// answer the 2026-07-28 server/discover probe before taking it for an
 	// older server; servers that ignore unknown requests would otherwise
-	// stall every connection. Zero means 1 second; negative means no bound.
+	// stall every connection (mcp-go waits 5 seconds). A stdio server that
+	// takes longer than this to start speaks the older protocol for that
+	// connection, which works as well; raise it, or pin ProtocolVersion, to
+	// avoid that. Zero means 1 second; negative means no bound.
 	DiscoverTimeout time.Duration
 
 	// Stderr, if set, receives what stdio servers write to their standard
@@ -74,7 +87,13 @@ type ClientOptions struct {
 // first use and reused by every tool loaded from it. Its methods are safe
 // for concurrent use.
 type Client struct {
-	unimplemented struct{}
+	servers map[string]*remote
+	names   []string // sorted
+	opts    *options
+	cb      *callbacks
+
+	mu     sync.Mutex
+	closed bool
 }
 
 // NewClient validates the connections and options and returns a Client
@@ -87,8 +106,48 @@ type Client struct {
 // server and pointing at the field (/mcpServers/<name>/url). No message
 // quotes a header, an environment value or a URL.
 func NewClient(conns map[string]Connection, opts *ClientOptions) (*Client, error) {
-	return nil, errNotYet
+	var errs []error
+	for _, name := range sortedKeys(conns) {
+		errs = append(errs, validate(name, conns[name])...)
+	}
+	errs = append(errs, validateOptions(opts)...)
+	if err := refusals.Join(errs...); err != nil {
+		return nil, err
+	}
+	c := &Client{servers: make(map[string]*remote, len(conns)), opts: copyOptions(opts)}
+	c.cb = newCallbacks(c.opts)
+	for _, name := range sortedKeys(conns) {
+		cfg := copyConnection(name, conns[name])
+		c.servers[name] = newRemote(&cfg, c.opts, c.cb)
+		c.names = append(c.names, name)
+	}
+	return c, nil
 }
+
+// validateOptions refuses options that cannot work.
+func validateOptions(o *ClientOptions) []error {
+	if o == nil {
+		return nil
+	}
+	refuse := func(pointer, rule, subject, detail, fix string) error {
+		return &refusals.Error{Kind: refusals.ErrInvalid, Pointer: pointer, Rule: rule, Subject: subject, Detail: detail, Fix: fix}
+	}
+	var errs []error
+	for i, ic := range o.Interceptors {
+		if ic == nil {
+			errs = append(errs, refuse(refusals.Pointer("interceptors", strconv.Itoa(i)), "interceptor-nil", "ClientOptions.Interceptors", "an interceptor is nil", "remove it"))
+		}
+	}
+	if o.LogLevel != "" && !slices.Contains(logLevels, o.LogLevel) {
+		errs = append(errs, refuse("", "log-level-invalid", "ClientOptions.LogLevel", "the log level is not one of MCP's", "use one of "+strings.Join(logLevels, ", ")))
+	}
+	if o.ProtocolVersion != "" && !mcp.IsValidProtocolVersion(o.ProtocolVersion) {
+		errs = append(errs, refuse("", "protocol-version-invalid", "ClientOptions.ProtocolVersion", "this client does not speak that protocol version", "use one of "+strings.Join(mcp.ValidProtocolVersions, ", ")))
+	}
+	return errs
+}
+
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
 // Tools connects to the named servers, or to all of them when none is
 // named, concurrently, and returns their tools: ordered by server name,
@@ -104,7 +163,112 @@ func NewClient(conns map[string]Connection, opts *ClientOptions) (*Client, error
 // ctx bounds connecting and listing, not the connections, which live until
 // Close. Calling Tools again lists the tools again, on the same connections.
 func (c *Client) Tools(ctx context.Context, servers ...string) ([]*Tool, error) {
-	return nil, errNotYet
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		return nil, &Error{Op: "list tools", Kind: ErrClosed}
+	}
+	names := c.names
+	if len(servers) > 0 {
+		names = slices.Compact(slices.Sorted(slices.Values(servers)))
+		var unknown []error
+		for _, n := range names {
+			if c.servers[n] == nil {
+				unknown = append(unknown, &Error{Server: n, Op: "list tools", Kind: ErrUnknownServer})
+			}
+		}
+		if len(unknown) > 0 {
+			return nil, errors.Join(unknown...)
+		}
+	}
+	type loaded struct {
+		tools []*Tool
+		err   error
+	}
+	results := make([]loaded, len(names))
+	var wg sync.WaitGroup
+	for i, n := range names {
+		wg.Go(func() {
+			tools, err := c.servers[n].load(ctx)
+			results[i] = loaded{tools, err}
+		})
+	}
+	wg.Wait()
+
+	var (
+		tools []*Tool
+		errs  []error
+	)
+	for _, r := range results {
+		if r.err != nil {
+			errs = append(errs, r.err)
+			continue
+		}
+		tools = append(tools, r.tools...)
+	}
+	if len(errs) > 0 && !c.opts.allowPartial {
+		return nil, errors.Join(errs...)
+	}
+	if err := collisions(tools); err != nil {
+		return nil, err
+	}
+	return tools, errors.Join(errs...)
+}
+
+// collisions refuses two tools that would reach the model with one name.
+func collisions(tools []*Tool) error {
+	seen := make(map[string]*Tool, len(tools))
+	var errs []error
+	for _, t := range tools {
+		if other, ok := seen[t.name]; ok {
+			errs = append(errs, &Error{
+				Server: t.srv.cfg.name, Tool: t.wt.name, Op: "list tools", Kind: ErrNameCollision,
+				detail: fmt.Sprintf("server %q has a tool of that name too; set ClientOptions.PrefixToolNames", other.srv.cfg.name),
+			})
+			continue
+		}
+		seen[t.name] = t
+	}
+	return errors.Join(errs...)
+}
+
+// load lists a server's tools, connecting first if need be. A listing cut
+// off by the connection's death is safe to repeat, and is, once.
+func (s *remote) load(ctx context.Context) ([]*Tool, error) {
+	for attempt := 0; ; attempt++ {
+		sess, err := s.session(ctx)
+		if err != nil {
+			return nil, s.asListError(err)
+		}
+		wts, stamp, err := sess.listTools(ctx)
+		if err != nil {
+			if attempt == 0 && errors.Is(err, ErrConnectionLost) {
+				continue
+			}
+			return nil, err
+		}
+		info := sess.info
+		if info.Implementation.Name == "" {
+			info.Implementation = stamp
+		}
+		tools := make([]*Tool, len(wts))
+		for i, wt := range wts {
+			tools[i] = s.newTool(wt, info)
+		}
+		return tools, nil
+	}
+}
+
+func (s *remote) asListError(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	if errors.Is(err, errClosedClient) {
+		return s.listError(ErrClosed, "", nil)
+	}
+	return s.listError(ErrConnect, s.red.describe(err), err)
 }
 
 // Close closes every connection, stops every server process it started
@@ -112,5 +276,18 @@ func (c *Client) Tools(ctx context.Context, servers ...string) ([]*Tool, error) 
 // callback goroutine. Calls in flight fail with ErrClosed. Close is safe to
 // call more than once; later calls return nil.
 func (c *Client) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	c.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range c.servers {
+		wg.Go(s.close)
+	}
+	wg.Wait()
+	c.cb.close()
 	return nil
 }

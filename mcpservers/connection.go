@@ -52,9 +52,10 @@ type StreamableHTTP struct {
 	// Headers are set on every HTTP request to the server, including the
 	// session DELETE on close and the standalone GET stream. Never recorded.
 	Headers map[string]string
-	// Timeout bounds each HTTP request until its response headers arrive;
-	// a streamed response then runs for as long as the call's context
-	// allows. Zero means 30 seconds; negative means no bound.
+	// Timeout bounds connecting to the server and sending each HTTP
+	// request; the wait for the answer is bounded by the caller's context
+	// instead, so that a long tool call is not cut short. Zero means 30
+	// seconds; negative means no bound.
 	Timeout time.Duration
 	// HTTPClient, if set, makes the *http.Client to send requests with. It
 	// is called once per connection, and the client it returns is copied,
@@ -74,8 +75,8 @@ type SSE struct {
 	URL string
 	// Headers are set on every HTTP request to the server. Never recorded.
 	Headers map[string]string
-	// Timeout bounds each HTTP request until its response headers arrive.
-	// Zero means 30 seconds; negative means no bound.
+	// Timeout bounds connecting and sending each HTTP request, as for
+	// StreamableHTTP. Zero means 30 seconds; negative means no bound.
 	Timeout time.Duration
 	// SSEReadTimeout is how long the event stream may stay silent before
 	// the connection is taken as lost. Zero means 5 minutes; negative means

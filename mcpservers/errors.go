@@ -33,6 +33,11 @@ var (
 	// ErrNoHandler: the server asked for sampling or roots, and the Client
 	// has no handler for it.
 	ErrNoHandler = errors.New("no handler for the server's request")
+	// ErrHandler: a sampling, elicitation or roots handler failed, or gave
+	// an answer that cannot be sent; the cause is its error.
+	ErrHandler = errors.New("handler failed")
+	// ErrBadArguments: the call's arguments cannot be encoded as JSON.
+	ErrBadArguments = errors.New("bad arguments")
 	// ErrNoResult: an interceptor returned neither a result nor an error.
 	ErrNoResult = errors.New("no result")
 	// ErrElicitationRequired: the server asked for user input and there is
@@ -64,9 +69,12 @@ type Error struct {
 //	mcpservers: server "docs": call "search": connection lost during the call: server exited: exit status 2
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString("mcpservers: server ")
-	b.WriteString(strconv.Quote(e.Server))
-	b.WriteString(": ")
+	b.WriteString("mcpservers: ")
+	if e.Server != "" {
+		b.WriteString("server ")
+		b.WriteString(strconv.Quote(e.Server))
+		b.WriteString(": ")
+	}
 	if e.Op != "" {
 		b.WriteString(e.Op)
 		if e.Tool != "" {

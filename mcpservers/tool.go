@@ -1,14 +1,15 @@
 package mcpservers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
 
 	"github.com/guardian-agent/guardian-go/definition"
 )
-
-var errNotYet = errors.New("mcpservers: not implemented yet")
 
 // Tool is one tool of one MCP server, as the server sent it, bound to its
 // server's live connection and to a frozen copy of the code that shapes its
@@ -17,41 +18,83 @@ var errNotYet = errors.New("mcpservers: not implemented yet")
 // Its methods are safe for concurrent use. The byte slices it returns are
 // copies.
 type Tool struct {
-	unimplemented struct{}
+	name  string // as the model sees it
+	wt    *wireTool
+	srv   *remote
+	opts  *options
+	info  ServerInfo
+	chain CallFunc
+}
+
+func (s *remote) newTool(wt *wireTool, info ServerInfo) *Tool {
+	t := &Tool{name: wt.name, wt: wt, srv: s, opts: s.opts, info: info}
+	if s.opts.prefix {
+		t.name = prefixedName(s.cfg.name, wt.name)
+	}
+	t.chain = chain(s.opts.interceptors, t.send)
+	return t
+}
+
+// chain builds the interceptor chain once, at load: the first interceptor
+// is the outermost.
+func chain(ics []Interceptor, last CallFunc) CallFunc {
+	next := last
+	for i := len(ics) - 1; i >= 0; i-- {
+		ic, n := ics[i], next
+		next = func(ctx context.Context, req *CallRequest) (*Result, error) {
+			return ic.Intercept(ctx, req, n)
+		}
+	}
+	return next
 }
 
 // Name is the name the model sees: the tool's MCP name, or the prefixed
 // name with ClientOptions.PrefixToolNames.
-func (t *Tool) Name() string { return "" }
+func (t *Tool) Name() string { return t.name }
 
 // MCPName is the tool's name as the server knows it, which calls use.
-func (t *Tool) MCPName() string { return "" }
+func (t *Tool) MCPName() string { return t.wt.name }
 
 // Title is the tool's title as sent, or "".
-func (t *Tool) Title() string { return "" }
+func (t *Tool) Title() string { return t.wt.title }
 
 // Description is the tool's description as sent, or "".
-func (t *Tool) Description() string { return "" }
+func (t *Tool) Description() string { return t.wt.description }
 
 // InputSchema is the tool's input JSON Schema, exactly the bytes the server
 // sent, with every keyword.
-func (t *Tool) InputSchema() json.RawMessage { return nil }
+func (t *Tool) InputSchema() json.RawMessage { return bytes.Clone(t.wt.input) }
 
 // OutputSchema is the tool's output JSON Schema as sent, or nil.
-func (t *Tool) OutputSchema() json.RawMessage { return nil }
+func (t *Tool) OutputSchema() json.RawMessage { return bytes.Clone(t.wt.output) }
 
 // Annotations are the tool's behaviour hints, decoded; a malformed hint
 // counts as not given.
-func (t *Tool) Annotations() Annotations { return Annotations{} }
+func (t *Tool) Annotations() Annotations {
+	a := t.wt.ann
+	a.ReadOnlyHint = clonePtr(a.ReadOnlyHint)
+	a.DestructiveHint = clonePtr(a.DestructiveHint)
+	a.IdempotentHint = clonePtr(a.IdempotentHint)
+	a.OpenWorldHint = clonePtr(a.OpenWorldHint)
+	return a
+}
+
+func clonePtr(p *bool) *bool {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
 
 // Meta is the tool's _meta object as sent, or nil.
-func (t *Tool) Meta() json.RawMessage { return nil }
+func (t *Tool) Meta() json.RawMessage { return bytes.Clone(t.wt.meta) }
 
 // Raw is the tool's whole definition, exactly as sent in tools/list.
-func (t *Tool) Raw() json.RawMessage { return nil }
+func (t *Tool) Raw() json.RawMessage { return bytes.Clone(t.wt.raw) }
 
 // Server describes the server the tool came from.
-func (t *Tool) Server() ServerInfo { return ServerInfo{} }
+func (t *Tool) Server() ServerInfo { return t.info }
 
 // Call calls the tool with args, through the tool's interceptors. A tool
 // failure the server reports is a Result with IsError set; a failure to
@@ -62,7 +105,7 @@ func (t *Tool) Server() ServerInfo { return ServerInfo{} }
 // exited, the session ended), it is re-established once. If it dies during
 // the call, Call fails with ErrConnectionLost and the next call reconnects.
 func (t *Tool) Call(ctx context.Context, args map[string]any) (*Result, error) {
-	return nil, errNotYet
+	return t.run(ctx, args, nil)
 }
 
 // Resume reruns a call interrupted by an *ElicitationRequired error, with
@@ -70,7 +113,30 @@ func (t *Tool) Call(ctx context.Context, args map[string]any) (*Result, error) {
 // It reruns the tool from the start (see ElicitationRequired). Requests
 // with no answer interrupt the call again.
 func (t *Tool) Resume(ctx context.Context, args map[string]any, answers map[string]ElicitationResponse) (*Result, error) {
-	return nil, errNotYet
+	answers = maps.Clone(answers)
+	if answers == nil {
+		answers = map[string]ElicitationResponse{}
+	}
+	return t.run(ctx, args, answers)
+}
+
+func (t *Tool) run(ctx context.Context, args map[string]any, answers map[string]ElicitationResponse) (*Result, error) {
+	if answers != nil {
+		ctx = context.WithValue(ctx, answersKey{}, answers)
+	}
+	req := &CallRequest{Server: t.srv.cfg.name, Name: t.wt.name, Arguments: maps.Clone(args)}
+	res, err := t.chain(ctx, req)
+	if err != nil {
+		var er *ElicitationRequired
+		if errors.As(err, &er) && er.tool == nil {
+			er.tool, er.args, er.answers = t, maps.Clone(args), answers
+		}
+		return nil, err
+	}
+	if res == nil {
+		return nil, &Error{Server: t.srv.cfg.name, Tool: t.wt.name, Op: "call", Kind: ErrNoResult}
+	}
+	return res, nil
 }
 
 // MCPRecord tells a definition which server the tool calls and what code
@@ -78,7 +144,36 @@ func (t *Tool) Resume(ctx context.Context, args map[string]any, answers map[stri
 // HTTP client factory and auth, then the sampling, elicitation and roots
 // handlers. It never includes headers, environment, working directory,
 // timeouts, or the logging and progress callbacks. It does no I/O.
-func (t *Tool) MCPRecord() definition.MCPRecord { return definition.MCPRecord{} }
+func (t *Tool) MCPRecord() definition.MCPRecord {
+	cfg := t.srv.cfg
+	r := definition.MCPRecord{
+		Server: definition.Server{
+			Name:      t.info.Name,
+			Transport: cfg.transport,
+			URL:       cfg.url,
+			Command:   cfg.command,
+			Args:      slices.Clone(cfg.args),
+		},
+		SessionBound: t.srv.fixed,
+		Title:        t.wt.title,
+		OutputSchema: bytes.Clone(t.wt.output),
+		Annotations:  bytes.Clone(t.wt.annotations),
+	}
+	add := func(role definition.Role, v any, present bool) {
+		if present {
+			r.Code = append(r.Code, definition.Code{Role: role, Value: v})
+		}
+	}
+	for _, ic := range t.opts.interceptors {
+		add(definition.RoleInterceptor, ic, true)
+	}
+	add(definition.RoleHTTPClient, cfg.httpClient, cfg.httpClient != nil)
+	add(definition.RoleAuth, cfg.auth, cfg.auth != nil)
+	add(definition.RoleSampling, t.opts.sampling, t.opts.sampling != nil)
+	add(definition.RoleElicitation, t.opts.elicitation, t.opts.elicitation != nil)
+	add(definition.RoleRoots, t.opts.roots, t.opts.roots != nil)
+	return r
+}
 
 // ServerInfo describes the server a tool came from.
 type ServerInfo struct {

@@ -1,0 +1,173 @@
+package mcpservers
+
+import (
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/http/httptrace"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// callHeaderKey carries a call's own HTTP headers (CallRequest.Header) in
+// its context to the connection's RoundTripper. mcp-go would send headers
+// given with the request only on some requests of a call, and not on SSE;
+// the RoundTripper sees every one.
+type callHeaderKey struct{}
+
+var (
+	errHeaderTimeout = errors.New("could not connect and send the request within the connection's timeout")
+	errStreamIdle    = errors.New("the event stream was silent for longer than the SSE read timeout")
+)
+
+// newHTTPClient makes the *http.Client a connection sends with: a copy of
+// the one HTTPClient makes (mcp-go's WithHTTPTimeout would modify the
+// caller's), whose RoundTripper sets the connection's headers, then the
+// call's, then hands the request to Auth. The second result, when not nil,
+// is a transport of our own to close when the connection closes.
+//
+// onRequest, when not nil, is given each JSON-RPC request the server sends
+// on an event stream opened with GET (see sse.go).
+func newHTTPClient(cfg *connConfig, onRequest func([]byte)) (*http.Client, *http.Transport) {
+	hc := &http.Client{}
+	if cfg.httpClient != nil {
+		if made := cfg.httpClient(); made != nil {
+			*hc = *made
+		}
+	}
+	var own *http.Transport
+	base := hc.Transport
+	if base == nil {
+		own = http.DefaultTransport.(*http.Transport).Clone()
+		base = own
+	}
+	hc.Transport = &roundTripper{
+		base:    base,
+		headers: http.Header{},
+		auth:    cfg.auth,
+		timeout: cfg.timeout,
+		idle:    cfg.sseReadTimeout,
+		tap:     onRequest,
+	}
+	for k, v := range cfg.headers {
+		hc.Transport.(*roundTripper).headers.Set(k, v)
+	}
+	return hc, own
+}
+
+type roundTripper struct {
+	base    http.RoundTripper
+	headers http.Header
+	auth    Auth
+	timeout time.Duration // until response headers; <= 0: none
+	idle    time.Duration // between reads of an event stream; <= 0: none
+	tap     func([]byte)  // server requests on GET event streams
+}
+
+func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	r := req.Clone(req.Context())
+	for k, v := range t.headers {
+		r.Header[k] = v
+	}
+	if h, ok := req.Context().Value(callHeaderKey{}).(http.Header); ok {
+		for k, v := range h {
+			r.Header[http.CanonicalHeaderKey(k)] = v
+		}
+	}
+	send := http.RoundTripper(timed{t})
+	if t.auth != nil {
+		return t.auth.RoundTrip(r, send)
+	}
+	return send.RoundTrip(r)
+}
+
+// timed sends a request under the connection's timeouts: Timeout until the
+// request is written, the SSE read timeout between reads of an event stream.
+// It also notes, for a call, that a request was written, after which a
+// failure leaves it unknown whether the server acted on it.
+type timed struct{ t *roundTripper }
+
+func (s timed) RoundTrip(req *http.Request) (*http.Response, error) {
+	t := s.t
+	written, _ := req.Context().Value(writtenKey{}).(*atomic.Bool)
+	ctx, cancel := context.WithCancelCause(req.Context())
+	var timer *time.Timer
+	if t.timeout > 0 {
+		timer = time.AfterFunc(t.timeout, func() { cancel(errHeaderTimeout) })
+	}
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteRequest: func(info httptrace.WroteRequestInfo) {
+			if timer != nil {
+				timer.Stop()
+			}
+			if written != nil && info.Err == nil {
+				written.Store(true)
+			}
+		},
+	})
+	resp, err := t.base.RoundTrip(req.WithContext(ctx))
+	if timer != nil {
+		timer.Stop()
+	}
+	if err != nil {
+		cause := context.Cause(ctx)
+		cancel(nil)
+		if errors.Is(cause, errHeaderTimeout) {
+			return nil, errHeaderTimeout
+		}
+		return nil, err
+	}
+	body := &cancelBody{ReadCloser: resp.Body, cancel: cancel}
+	if t.idle > 0 && isEventStream(resp) {
+		body.idle = t.idle
+		body.timer = time.AfterFunc(t.idle, func() { cancel(errStreamIdle) })
+	}
+	if t.tap != nil && req.Method == http.MethodGet && isEventStream(resp) {
+		body.tap = &sseTap{onRequest: t.tap}
+	}
+	resp.Body = body
+	return resp, nil
+}
+
+func isEventStream(resp *http.Response) bool {
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	return mt == "text/event-stream"
+}
+
+// cancelBody ends the request's context when the body is closed, and, for
+// an event stream, when no byte has come for the idle time.
+type cancelBody struct {
+	io.ReadCloser
+	cancel context.CancelCauseFunc
+	idle   time.Duration
+	mu     sync.Mutex
+	timer  *time.Timer
+	tap    *sseTap
+}
+
+func (b *cancelBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 && b.tap != nil {
+		b.tap.feed(p[:n])
+	}
+	if n > 0 && b.timer != nil {
+		b.mu.Lock()
+		b.timer.Reset(b.idle)
+		b.mu.Unlock()
+	}
+	return n, err
+}
+
+func (b *cancelBody) Close() error {
+	err := b.ReadCloser.Close()
+	if b.timer != nil {
+		b.mu.Lock()
+		b.timer.Stop()
+		b.mu.Unlock()
+	}
+	b.cancel(nil)
+	return err
+}

@@ -1,0 +1,141 @@
+package mcpservers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// maxListPages bounds a listing against a server that hands out cursors
+// forever; a repeated cursor is caught at once.
+const maxListPages = 10000
+
+// listTools reads every page of the server's tools/list, keeping each tool
+// exactly as sent.
+// It also returns the identity the first page's _meta gives, if any.
+func (sess *session) listTools(ctx context.Context) ([]*wireTool, Implementation, error) {
+	srv := sess.srv
+	var (
+		tools  []*wireTool
+		names  = map[string]bool{}
+		seen   = map[string]bool{}
+		cursor string
+		stamp  Implementation
+	)
+	meta := sess.metaFor("")
+	for page := 1; ; page++ {
+		if page > maxListPages {
+			return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("the listing goes on past %d pages", maxListPages), nil)
+		}
+		params, _ := json.Marshal(struct {
+			Cursor string          `json:"cursor,omitempty"`
+			Meta   json.RawMessage `json:"_meta,omitempty"`
+		}{cursor, meta})
+		raw, err := sess.send(ctx, string(mcp.MethodToolsList), params)
+		if err != nil {
+			return nil, stamp, sess.listFailure(ctx, err)
+		}
+		p, err := parseListPage(raw)
+		if err != nil {
+			return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("page %d cannot be read: %v", page, err), err)
+		}
+		for i, rt := range p.tools {
+			wt, err := parseTool(rt)
+			if err != nil {
+				return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("page %d, tool %d: %v", page, i, err), err)
+			}
+			if names[wt.name] {
+				return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("the server lists the tool %q twice", wt.name), nil)
+			}
+			names[wt.name] = true
+			tools = append(tools, wt)
+		}
+		if page == 1 && p.meta != nil {
+			stamp = serverInfoFromMeta(p.meta)
+		}
+		if p.nextCursor == "" {
+			break
+		}
+		if seen[p.nextCursor] {
+			return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("the server repeated a list cursor on page %d", page), nil)
+		}
+		seen[p.nextCursor] = true
+		cursor = p.nextCursor
+	}
+	if sess.http && sess.modern {
+		tools = sess.withHeaderDefs(tools)
+	}
+	return tools, stamp, nil
+}
+
+// withHeaderDefs keeps, for a 2026-07-28 HTTP connection, the decoded
+// definitions that say which arguments to mirror into Mcp-Param-* headers,
+// and leaves out the tools whose x-mcp-header annotations are invalid, as
+// SEP-2243 requires of a client.
+func (sess *session) withHeaderDefs(tools []*wireTool) []*wireTool {
+	defs := make(map[string]*mcp.Tool, len(tools))
+	kept := tools[:0]
+	for _, wt := range tools {
+		var mt mcp.Tool
+		if json.Unmarshal(wt.raw, &mt) == nil {
+			if mcp.ValidateParamHeaderAnnotations(&mt) != nil {
+				continue
+			}
+			defs[wt.name] = &mt
+		}
+		kept = append(kept, wt)
+	}
+	sess.toolDefs.Store(&defs)
+	return kept
+}
+
+// serverInfoFromMeta reads the identity a 2026-07-28 server stamps on its
+// results' _meta.
+func serverInfoFromMeta(meta json.RawMessage) Implementation {
+	var m struct {
+		Info *struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+			Title   string `json:"title"`
+		} `json:"io.modelcontextprotocol/serverInfo"`
+	}
+	if json.Unmarshal(meta, &m) != nil || m.Info == nil {
+		return Implementation{}
+	}
+	return Implementation{Name: m.Info.Name, Version: m.Info.Version, Title: m.Info.Title}
+}
+
+func (s *remote) listError(kind error, detail string, cause error) *Error {
+	return &Error{Server: s.cfg.name, Op: "list tools", Kind: kind, Err: cause, detail: detail}
+}
+
+// listFailure explains why a tools/list request failed. A listing cut off
+// by a dead session (ErrConnectionLost) is safe to repeat: the caller
+// reconnects and lists again, once.
+func (sess *session) listFailure(ctx context.Context, err error) error {
+	srv := sess.srv
+	if ctx.Err() != nil {
+		if srv.isClosed() {
+			return srv.listError(ErrClosed, "", nil)
+		}
+		return srv.listError(ErrConnect, "the server did not answer in time", ctx.Err())
+	}
+	if rpc, ok := err.(*RPCError); ok {
+		return srv.listError(ErrServer, rpc.Error(), rpc)
+	}
+	if srv.isClosed() {
+		return srv.listError(ErrClosed, "", nil)
+	}
+	if sess.isLost() || sess.proc != nil {
+		return srv.listError(ErrConnectionLost, sess.lostReason().Error(), err)
+	}
+	return srv.listError(ErrConnect, describeTransportError(srv.red, err), err)
+}
+
+func (s *remote) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}

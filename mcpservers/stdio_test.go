@@ -1,0 +1,105 @@
+package mcpservers
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestStdioEnvironment(t *testing.T) {
+	t.Setenv("MCPSERVERS_PARENT_ONLY", testToken)
+	conn := stdioServer("docs", "GIVEN", "given-value")
+	tools := loadTools(t, newClient(t, map[string]Connection{"docs": conn}, nil))
+	got := call(t, tools["whoami"], map[string]any{"var": "GIVEN"}).Text()
+	if !strings.Contains(got, "var=given-value") || !strings.Contains(got, "path=true") {
+		t.Errorf("whoami = %q, want Env and the inherited PATH", got)
+	}
+	if !strings.Contains(got, "parentOnly=false") {
+		t.Errorf("whoami = %q: the server inherited a variable it was not given", got)
+	}
+}
+
+func TestStdioWorkingDirectoryAndRelativeCommand(t *testing.T) {
+	dir := t.TempDir()
+	dir, _ = filepath.EvalSymlinks(dir)
+	if err := os.Mkdir(filepath.Join(dir, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A relative command resolves against Dir.
+	if err := os.Symlink(testBinary(), filepath.Join(dir, "bin", "server")); err != nil {
+		t.Fatal(err)
+	}
+	conn := stdioServer("docs")
+	conn.Command, conn.Dir = "./bin/server", dir
+	tools := loadTools(t, newClient(t, map[string]Connection{"docs": conn}, nil))
+	got := call(t, tools["whoami"], nil).Text()
+	if !strings.Contains(got, "wd="+dir+" ") {
+		t.Errorf("whoami = %q, want wd=%s", got, dir)
+	}
+	if rec := tools["whoami"].MCPRecord(); rec.Server.Command != "./bin/server" {
+		t.Errorf("recorded command %q, want it as given", rec.Server.Command)
+	}
+}
+
+func TestStdioCommandLookup(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(testBinary(), filepath.Join(dir, "my-mcp-server")); err != nil {
+		t.Fatal(err)
+	}
+	// A bare name is looked up in the child's PATH.
+	conn := stdioServer("docs", "PATH", dir)
+	conn.Command = "my-mcp-server"
+	loadTools(t, newClient(t, map[string]Connection{"docs": conn}, nil))
+
+	for name, command := range map[string]string{"bare": "no-such-mcp-server", "relative": "./no/such/server", "absolute": "/no/such/server"} {
+		conn := stdioServer("docs")
+		conn.Command = command
+		_, err := newClient(t, map[string]Connection{name: conn}, nil).Tools(testCtx(t))
+		wantKind(t, err, ErrConnect, name)
+		if !strings.Contains(err.Error(), "command not found") {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+}
+
+func TestStdioStderr(t *testing.T) {
+	stderr := &syncBuffer{}
+	c := newClient(t, map[string]Connection{"dies": stdioServer("exit-init")}, &ClientOptions{Stderr: stderr})
+	_, _ = c.Tools(testCtx(t))
+	c.Close()
+	if got := stderr.String(); got != "[dies] exit-init: giving up\n" {
+		t.Errorf("stderr = %q", got)
+	}
+}
+
+func TestStderrLinesStayWhole(t *testing.T) {
+	var b syncBuffer
+	w := &lineWriter{w: &b}
+	w.writeLine("a", []byte("one "), false)
+	w.writeLine("a", []byte("line\n"), true)
+	w.writeLine("b", []byte("two\n"), true)
+	if got := b.String(); got != "[a] one line\n[b] two\n" {
+		t.Errorf("lines = %q", got)
+	}
+	if !regexp.MustCompile(`^\[a\]`).MatchString(b.String()) {
+		t.Error("no prefix")
+	}
+}
+
+func TestChildEnvironment(t *testing.T) {
+	t.Setenv("HOME", "/home/test")
+	t.Setenv("MCPSERVERS_PARENT_ONLY", "x")
+	env := childEnv(map[string]string{"B": "2", "A": "1", "HOME": "/override"})
+	joined := strings.Join(env, "\n")
+	if strings.Contains(joined, "MCPSERVERS_PARENT_ONLY") {
+		t.Errorf("env = %v, inherited a variable outside the safe set", env)
+	}
+	if !strings.Contains(joined, "HOME=/override") || strings.Contains(joined, "HOME=/home/test") {
+		t.Errorf("env = %v, want Env to win over the inherited value", env)
+	}
+	if i, j := strings.Index(joined, "A=1"), strings.Index(joined, "B=2"); i < 0 || j < i {
+		t.Errorf("env = %v, want Env in key order", env)
+	}
+}

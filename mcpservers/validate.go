@@ -1,0 +1,136 @@
+package mcpservers
+
+import (
+	"net/url"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/guardian-agent/guardian-go/refusals"
+)
+
+// validate checks a connection before anything is started, and returns one
+// refusal per problem. A refusal names the server and points at the field,
+// and never quotes a value: a command, URL, header or environment value may
+// hold a credential.
+func validate(name string, c Connection) []error {
+	base := refusals.Pointer("mcpServers", name)
+	refuse := func(pointer, rule, detail, fix string) error {
+		return &refusals.Error{Kind: refusals.ErrInvalid, Pointer: pointer, Rule: rule, Subject: name, Detail: detail, Fix: fix}
+	}
+	var errs []error
+	if name == "" {
+		errs = append(errs, refuse(base, "server-name-empty", "a server has an empty name", "give every server a non-empty name"))
+	}
+	c = deref(c)
+	switch c := c.(type) {
+	case nil:
+		errs = append(errs, refuse(base, "connection-missing", "the server has no connection", "give a Stdio, StreamableHTTP, SSE or WebSocket connection"))
+	case Stdio:
+		switch {
+		case c.Command == "":
+			errs = append(errs, refuse(refusals.Append(base, "command"), "command-empty", "the command is empty", "name the program that runs the server"))
+		case strings.ContainsRune(c.Command, 0):
+			errs = append(errs, refuse(refusals.Append(base, "command"), "command-invalid", "the command holds a NUL byte", "remove it"))
+		}
+		for i, a := range c.Args {
+			if strings.ContainsRune(a, 0) {
+				errs = append(errs, refuse(refusals.Append(base, "args", strconv.Itoa(i)), "arg-invalid", "the argument holds a NUL byte", "remove it"))
+			}
+		}
+		for _, k := range sortedKeys(c.Env) {
+			if k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(c.Env[k], 0) {
+				errs = append(errs, refuse(refusals.Append(base, "env", k), "env-invalid", "an environment variable's name is empty or holds '=' or NUL, or its value holds NUL", "fix the variable"))
+			}
+		}
+		if c.Dir != "" && !filepath.IsAbs(c.Dir) {
+			errs = append(errs, refuse(refusals.Append(base, "cwd"), "cwd-relative", "the working directory is a relative path", "give an absolute path, or none for the current directory"))
+		}
+	case StreamableHTTP:
+		errs = append(errs, validateURL(base, name, c.URL, "http", "https")...)
+		errs = append(errs, validateHeaders(base, name, c.Headers)...)
+	case SSE:
+		errs = append(errs, validateURL(base, name, c.URL, "http", "https")...)
+		errs = append(errs, validateHeaders(base, name, c.Headers)...)
+	case WebSocket:
+		errs = append(errs, validateURL(base, name, c.URL, "ws", "wss")...)
+		errs = append(errs, validateHeaders(base, name, c.Headers)...)
+	}
+	return errs
+}
+
+// validateURL never passes on url.Parse's error, which quotes the whole URL,
+// password and query included (golang/go#53993).
+func validateURL(base, name, raw string, schemes ...string) []error {
+	pointer := refusals.Append(base, "url")
+	refuse := func(rule, detail string) []error {
+		return []error{&refusals.Error{
+			Kind: refusals.ErrInvalid, Pointer: pointer, Rule: rule, Subject: name, Detail: detail,
+			Fix: "give an absolute " + strings.Join(schemes, " or ") + " URL",
+		}}
+	}
+	if raw == "" {
+		return refuse("url-empty", "the URL is empty")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return refuse("url-malformed", "the URL cannot be parsed")
+	}
+	if !slices.Contains(schemes, strings.ToLower(u.Scheme)) {
+		return refuse("url-scheme", "the URL's scheme is not "+strings.Join(schemes, " or "))
+	}
+	if u.Host == "" {
+		return refuse("url-host", "the URL has no host")
+	}
+	return nil
+}
+
+func validateHeaders(base, name string, h map[string]string) []error {
+	var errs []error
+	for _, k := range sortedKeys(h) {
+		if !validHeaderName(k) || !validHeaderValue(h[k]) {
+			errs = append(errs, &refusals.Error{
+				Kind: refusals.ErrInvalid, Pointer: refusals.Append(base, "headers", k), Rule: "header-invalid", Subject: name,
+				Detail: "a header's name or value holds characters HTTP does not allow", Fix: "fix the header",
+			})
+		}
+	}
+	return errs
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// validHeaderName reports whether s is an RFC 9110 token.
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// validHeaderValue reports whether s holds no control character but tab.
+func validHeaderValue(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
