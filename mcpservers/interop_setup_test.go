@@ -1,0 +1,259 @@
+package mcpservers_test
+
+// Finding and starting the npm MCP servers the interop tests run against.
+// They are pinned in testdata/npm/package.json and installed with
+//
+//	npm ci --prefix mcpservers/testdata/npm
+//
+// (.ci/interop-setup does it). When they are not installed the tests skip,
+// unless GUARDIAN_REQUIRE_INTEROP=1, as in CI, where they fail instead.
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// requireInteropEnv names the variable that turns a missing interop install
+// from a skip into a failure.
+const requireInteropEnv = "GUARDIAN_REQUIRE_INTEROP"
+
+const npmDir = "testdata/npm"
+
+// interopMissing skips or fails t because something the interop tests need
+// is not installed.
+func interopMissing(t testing.TB, what string) {
+	t.Helper()
+	msg := what + " is not installed; run: npm ci --prefix mcpservers/testdata/npm (or .ci/interop-setup)"
+	if os.Getenv(requireInteropEnv) == "1" {
+		t.Fatalf("%s (%s=1, so this fails instead of skipping)", msg, requireInteropEnv)
+	}
+	t.Skip(msg)
+}
+
+// npmServer returns the absolute path of an installed server's executable
+// (node_modules/.bin/NAME), and checks that node can run it.
+func npmServer(t testing.TB, name string) string {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		interopMissing(t, "node")
+	}
+	bin, err := filepath.Abs(filepath.Join(npmDir, "node_modules", ".bin", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		interopMissing(t, name)
+	}
+	return bin
+}
+
+// teeScript is the node program that records a stdio server's traffic.
+func teeScript(t testing.TB) string {
+	t.Helper()
+	p, err := filepath.Abs("testdata/interop/tee.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
+func freePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// everythingHTTP is a server-everything process serving streamable HTTP on
+// loopback.
+type everythingHTTP struct {
+	URL string // http://127.0.0.1:PORT/mcp
+	cmd *exec.Cmd
+	out *lockedBuffer
+}
+
+// startEverythingHTTP starts `mcp-server-everything streamableHttp` on a free
+// port (the package reads it from $PORT, default 3001) and waits until it
+// answers. The process is stopped when t ends.
+func startEverythingHTTP(t testing.TB) *everythingHTTP {
+	t.Helper()
+	bin := npmServer(t, "mcp-server-everything")
+	var lastErr error
+	for range 3 { // the free port can be taken between freePort and listen
+		s, err := tryStartEverythingHTTP(t, bin, freePort(t))
+		if err == nil {
+			return s
+		}
+		lastErr = err
+	}
+	t.Fatalf("server-everything over streamable HTTP did not start: %v", lastErr)
+	return nil
+}
+
+func tryStartEverythingHTTP(t testing.TB, bin string, port int) (*everythingHTTP, error) {
+	out := &lockedBuffer{}
+	cmd := exec.Command(bin, "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
+	cmd.Stdout = out
+	cmd.Stderr = out
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	s := &everythingHTTP{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port), cmd: cmd, out: out}
+
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		select {
+		case err := <-exited:
+			return nil, fmt.Errorf("exited (%v): %s", err, out.String())
+		default:
+		}
+		if strings.Contains(out.String(), "listening on port") {
+			c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
+			if err == nil {
+				c.Close()
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			<-exited
+			return nil, fmt.Errorf("not listening after 20s: %s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Cleanup(func() {
+		// server-everything shuts down cleanly on SIGINT.
+		_ = cmd.Process.Signal(syscall.SIGINT)
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+	})
+	return s, nil
+}
+
+// lockedBuffer is an io.Writer safe for the concurrent writes of a child's
+// stdout and stderr.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// lineWriter sends each line written to it to t.Log, for servers' stderr.
+type lineWriter struct {
+	t      testing.TB
+	prefix string
+	mu     sync.Mutex
+	buf    []byte
+	done   bool
+}
+
+func newLineWriter(t testing.TB, prefix string) *lineWriter {
+	w := &lineWriter{t: t, prefix: prefix}
+	t.Cleanup(func() {
+		w.mu.Lock()
+		w.done = true
+		w.mu.Unlock()
+	})
+	return w
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
+		return len(p), nil
+	}
+	w.buf = append(w.buf, p...)
+	for {
+		i := strings.IndexByte(string(w.buf), '\n')
+		if i < 0 {
+			break
+		}
+		w.t.Logf("%s%s", w.prefix, w.buf[:i])
+		w.buf = w.buf[i+1:]
+	}
+	return len(p), nil
+}
+
+// waitFor polls cond until it holds or d passes.
+func waitFor(d time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(d)
+	for {
+		if cond() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// testContext is a context that ends with the test, and after d at most.
+func testContext(t testing.TB, d time.Duration) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// readAllLines returns the lines of a file, without their newlines.
+func readAllLines(path string) ([][]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var lines [][]byte
+	r := bufio.NewReader(f)
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) > 0 {
+			line = []byte(strings.TrimRight(string(line), "\r\n"))
+			if len(line) > 0 {
+				lines = append(lines, line)
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return lines, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
