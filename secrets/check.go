@@ -81,7 +81,7 @@ func (f *findings) any() bool       { return f.bits[0]|f.bits[1] != 0 }
 // refusal.
 var generic = [...]rule{
 	ruleCredentialFlag, ruleCredentialAssignment, ruleHeaderCredential, ruleAuthScheme,
-	ruleHighEntropy, ruleURLUserToken, ruleURLQueryCredential,
+	ruleHighEntropy, ruleURLUserToken, ruleURLQueryCredential, ruleURLPathSecret,
 }
 
 func (f *findings) flush(pointer string, errs *[]error) {
@@ -226,10 +226,15 @@ func (s *seq) value(w string, f *findings) bool {
 			} else if headerSecret(hs, v) {
 				f.add(ruleHeaderCredential)
 			}
-		} else if hs := headerStrength(w); hs != notSecret && !strings.ContainsAny(w, "=") {
+		} else if hs := headerStrength(w); hs != notSecret && !strings.ContainsAny(w, "= ") {
 			s.pend, s.strength = pendHeaderVal, hs // --header Authorization "Bearer …"
+		} else if authSchemeValue(w) {
+			f.add(ruleHeaderCredential) // --header "Bearer …": the value alone
 		}
 	case pendHeaderVal:
+		if isFlagWord(w) {
+			return false
+		}
 		if headerSecret(st, w) {
 			f.add(ruleHeaderCredential)
 		}
