@@ -123,14 +123,15 @@ func wholeScans(s string, f *findings) {
 type pending uint8
 
 const (
-	pendNone       pending = iota
-	pendFlagValue          // a non-credential flag: this word may be its value
-	pendCredential         // a credential flag: this word is the credential
-	pendHeader             // a header flag: this word is a header
-	pendHeaderVal          // a credential header's name alone: this word is its value
-	pendPassword           // a program's password flag (sshpass -p)
-	pendOpenSSL            // openssl -passin: pass:SECRET
-	pendUserPass           // curl -u: user:password
+	pendNone          pending = iota
+	pendFlagValue             // a non-credential flag: this word may be its value
+	pendCredential            // a credential flag: this word is the credential
+	pendHeader                // a header flag: this word is a header
+	pendHeaderVal             // a credential header's name alone: this word is its value
+	pendPassword              // a program's password flag (sshpass -p)
+	pendOpenSSL               // openssl -passin: pass:SECRET
+	pendUserPass              // curl -u: user:password
+	pendUserPassGuess         // -u or --user with no program known: user:password, judged strictly
 )
 
 // seq carries what one word tells about the next, through a list of
@@ -253,6 +254,15 @@ func (s *seq) value(w string, f *findings) bool {
 		if userPassword(w) {
 			f.add(ruleCredentialFlag)
 		}
+	case pendUserPassGuess:
+		if isFlagWord(w) {
+			return false
+		}
+		// Without the program's name, -u may be docker's user:group: only
+		// a password that is neither a number nor a plain name counts.
+		if c := strings.IndexByte(w, ':'); c > 0 && userPassword(w) && !identifierLike(w[c+1:]) {
+			f.add(ruleCredentialFlag)
+		}
 	}
 	return true
 }
@@ -302,8 +312,12 @@ func (s *seq) word(w string, f *findings) {
 			f.add(ruleCredentialFlag)
 			return
 		}
-		if s.prog == progCurl && name == "u" {
+		if name == "u" && s.prog == progCurl {
 			s.pend = pendUserPass
+			return
+		}
+		if name == "u" && s.prog == progNone {
+			s.pend = pendUserPassGuess // curl -u user:pw, when the command is not seen
 			return
 		}
 		if s.prog == progSMB && name[0] == 'U' {
@@ -332,6 +346,10 @@ func (s *seq) word(w string, f *findings) {
 		} else {
 			s.pend = pendOpenSSL
 		}
+		return
+	}
+	if (name == "user" || name == "proxy-user") && s.prog == progNone && !hasVal {
+		s.pend = pendUserPassGuess
 		return
 	}
 	if s.prog == progCurl && (name == "user" || name == "proxy-user") {
