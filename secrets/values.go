@@ -439,10 +439,19 @@ func hasSuffixFold(s, suffix string) bool {
 	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
+// maxValue bounds how much of a value is judged.
+const maxValue = 512
+
 // literalSecret decides a value given to a name of strength st: whether a
 // definition recording it would record a credential. The caller has
 // already scanned the value for tokens and URLs.
 func literalSecret(st strength, v string) bool {
+	if len(v) > maxValue {
+		// Judged by its start: a value this long after a credential name
+		// is refused or accepted by what it begins with, and judging it
+		// whole at every '=' of a hostile string would be quadratic.
+		v = v[:maxValue]
+	}
 	v = trimQuotes(strings.TrimSpace(v))
 	if v == "" {
 		return false
