@@ -3,6 +3,7 @@ package secrets_test
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -510,5 +511,21 @@ func TestRulesAreStableAndUnique(t *testing.T) {
 	rules[0].ID = "changed"
 	if secrets.Rules()[0].ID == "changed" {
 		t.Error("Rules returns shared state")
+	}
+}
+
+// Every rule ID is documented for users (docs/secrets.md) and in the
+// package doc.
+func TestRulesDocumented(t *testing.T) {
+	for _, file := range []string{"../docs/secrets.md", "doc.go"} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range secrets.Rules() {
+			if !strings.Contains(string(b), "`"+r.ID+"`") && !strings.Contains(string(b), "- "+r.ID+":") {
+				t.Errorf("%s does not document rule %s", file, r.ID)
+			}
+		}
 	}
 }
