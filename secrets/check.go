@@ -117,6 +117,7 @@ func wholeScans(s string, f *findings) {
 	scanURLs(s, f.add)
 	scanAssignments(s, f.add)
 	scanAuthSchemes(s, f.add)
+	scanBase64(s, f.add)
 }
 
 // pending is what the previous word left for this one.

@@ -17,8 +17,9 @@ const (
 	// authorization: the value is an Authorization header value, a scheme
 	// and a credential ("Bearer …").
 	authorization
-	// keyAlone: the bare word "key": a credential unless the value is a
-	// plain word (?key=name) or a path (--key server.key).
+	// keyAlone: a name ending in "key" (--key, OPENAI_KEY): a credential
+	// unless the value is a plain identifier (?key=name, --sort-key
+	// created_at) or a path (--key server.key).
 	keyAlone
 )
 
@@ -151,7 +152,7 @@ var strongLastWords = map[string]bool{"pass": true, "pat": true, "cred": true, "
 
 // Whole last words that may name a credential: only a random value counts.
 var weakLastWords = map[string]bool{
-	"auth": true, "sig": true, "signature": true, "session": true, "key": true,
+	"auth": true, "sig": true, "signature": true, "session": true,
 	"hmac": true, "salt": true, "otp": true,
 }
 
@@ -198,13 +199,13 @@ func (w *nameWords) classify() strength {
 			return strong
 		}
 	}
-	if w.n == 1 && string(joined) == "key" {
-		// --key, ?key=, KEY=: on its own the word names an API key as
-		// often as anything; judged as a credential that may also be a
-		// plain lookup word or a key file's path.
+	if hasSuffix(joined, "key") {
+		// --key, KEY=, OPENAI_KEY=, --ssh-key: a key, unless the value is
+		// a plain identifier (a lookup key, a sort key) or a key file's
+		// path.
 		return keyAlone
 	}
-	if weakLastWords[string(last)] || hasSuffix(joined, "key") || hasSuffix(joined, "auth") {
+	if weakLastWords[string(last)] || hasSuffix(joined, "auth") {
 		return weak
 	}
 	// One-word compounds ending in a descriptor (TOKENFILE, apikeyenv)

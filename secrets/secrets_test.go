@@ -1,6 +1,7 @@
 package secrets_test
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"os"
@@ -264,6 +265,11 @@ func TestCheckArgsRefuses(t *testing.T) {
 		{"key in url path", []string{"https://mcp.example.com/api/mcp/s/" + fake.randomKey + "/mcp"}, fake.randomKey, []string{"/args/0 url-path-secret"}},
 		{"sentry dsn", []string{"--sentry-dsn", "https://" + fit("0123456789abcdef", 32) + "@o123.ingest.sentry.io/456"}, "0123456789abcdef", []string{"/args/1 url-user-token"}},
 
+		// Credentials inside a base64 blob.
+		{"base64 service account", []string{"--credentials-b64", b64(`{"type":"service_account","private_key":"` + fake.pem + `"}`)}, "", []string{"/args/1 private-key"}},
+		{"base64 config", []string{"--config", b64(`{"apiKey":"b64-json-key-1","region":"us"}`)}, "", []string{"/args/1 credential-assignment"}},
+		{"base64 token", []string{b64("token: " + fake.github)}, "", []string{"/args/0 token/github"}},
+
 		// Random key material as a bare argument.
 		{"bare random", []string{"server.js", fake.randomKey}, fake.randomKey, []string{"/args/1 high-entropy"}},
 		{"base64 key bare", []string{"Zx8/Qm3+Vt7kLp2Rw9Yb4Nc6Hd1Jf5Gs0Ta"}, "Zx8/Qm3+Vt7kLp2Rw9Yb", []string{"/args/0 high-entropy"}},
@@ -283,6 +289,8 @@ func TestCheckArgsRefuses(t *testing.T) {
 		})
 	}
 }
+
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 
 func rep10() []string {
 	out := make([]string, 10)

@@ -516,8 +516,16 @@ func isPairList(v string) bool {
 	return false
 }
 
-// userPassword: user:password given to an auth-ish name (--auth u:p).
+// userPassword: user:password given to an auth-ish name (--auth u:p), or
+// user/password as NEO4J_AUTH takes it.
 func userPassword(v string) bool {
+	if i := strings.IndexByte(v, '/'); i > 0 && i < len(v)-1 && strings.Count(v, "/") == 1 &&
+		!strings.ContainsAny(v, ".:@ ") && identLen(v[:i]) == i {
+		pw := v[i+1:]
+		if ok, _ := reference(pw); !ok && !placeholder(pw) {
+			return true
+		}
+	}
 	i := strings.IndexByte(v, ':')
 	if i <= 0 || i == len(v)-1 || strings.ContainsAny(v, " /@") {
 		return false
