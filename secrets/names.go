@@ -21,6 +21,10 @@ const (
 	// unless the value is a plain identifier (?key=name, --sort-key
 	// created_at) or a path (--key server.key).
 	keyAlone
+	// authName: a name ending in "auth" (--auth, REDISCLI_AUTH,
+	// --basic-auth): a credential unless the value names a method or a
+	// provider (oauth, basic, none, github).
+	authName
 )
 
 // maxName bounds the part of a name that is classified; longer names are
@@ -152,7 +156,7 @@ var strongLastWords = map[string]bool{"pass": true, "pat": true, "cred": true, "
 
 // Whole last words that may name a credential: only a random value counts.
 var weakLastWords = map[string]bool{
-	"auth": true, "sig": true, "signature": true, "session": true,
+	"sig": true, "signature": true, "session": true,
 	"hmac": true, "salt": true, "otp": true,
 }
 
@@ -205,7 +209,10 @@ func (w *nameWords) classify() strength {
 		// path.
 		return keyAlone
 	}
-	if weakLastWords[string(last)] || hasSuffix(joined, "auth") {
+	if hasSuffix(joined, "auth") {
+		return authName
+	}
+	if weakLastWords[string(last)] {
 		return weak
 	}
 	// One-word compounds ending in a descriptor (TOKENFILE, apikeyenv)

@@ -259,6 +259,9 @@ func TestCheckArgsRefuses(t *testing.T) {
 		{"--key short", []string{"--key", "abc123"}, "abc123", []string{"/args/1 credential-flag"}},
 		{"--cookie", []string{"--cookie", "session=abc"}, "session=abc", []string{"/args/1 credential-flag"}},
 		{"--api-keys", []string{"--api-keys", "k1-abc,k2-def"}, "k1-abc,k2-def", []string{"/args/1 credential-flag"}},
+		{"redis auth env", []string{"REDISCLI_AUTH=myredispw"}, "myredispw", []string{"/args/0 credential-assignment"}},
+		{"neo4j auth", []string{"-e", "NEO4J_AUTH=neo4j/s3cretpw"}, "s3cretpw", []string{"/args/1 credential-assignment"}},
+		{"--auth token", []string{"--auth", "abc123"}, "abc123", []string{"/args/1 credential-flag"}},
 		{"go mysql dsn", []string{"--dsn", "app:g0dsnpass@tcp(127.0.0.1:3306)/app"}, "g0dsnpass", []string{"/args/1 url-password"}},
 		{"auth header flag", []string{"--auth-header", "Bearer abcDEF123ghi456"}, "abcDEF123ghi456", []string{"/args/1 auth-scheme"}},
 		{"header value alone", []string{"--header", "Bearer abcDEF123ghi456"}, "abcDEF123ghi456", []string{"/args/1 header-credential"}},
@@ -359,6 +362,7 @@ func TestCheckArgsAccepts(t *testing.T) {
 		{"public keys", []string{"--public-key", "ssh-ed25519", "AAAAC3NzaC1lZDI1NTE5AAAAIGb9ExampleFakePublicKey0123456789abcdefGHIJ", "me@host"}},
 		{"keys that are ids", []string{"--file-key", "AbC123dEf456GhI789jKl0", "--issue-key", "PROJ-123", "--idempotency-key", "7d9f0a2b-req", "--site-key", "6LcExampleSiteKey0123456789abcdefGHIJKLMN"}},
 		{"ids in url paths", []string{"https://mcp.pipedream.net/550e8400-e29b-41d4-a716-446655440000/gmail", "https://api.notion.com/v1/pages/0123456789abcdef0123456789abcdef", "https://example.com/docs/getting-started/installation-guide"}},
+		{"auth methods", []string{"--auth", "oauth", "--auth", "github", "--auth=none", "NEO4J_AUTH=none", "--basic-auth", "false", "--oauth", "true", "--auth", "service-account"}},
 		{"key lookup words", []string{"--key", "user-name", "--key", "my-project-key-2024", "--key", "./server.key", "--key", "name"}},
 	}
 	for _, tt := range tests {

@@ -476,6 +476,8 @@ func literalSecret(st strength, v string) bool {
 		return true
 	case authorization:
 		return authValueSecret(v)
+	case authName:
+		return !plainSetting(v) && !authMethod(v) && !pathLike(v)
 	case keyAlone:
 		return !identifierLike(v) && !plainSetting(v) && !pathLike(v) && !isPairList(v)
 	case weak:
@@ -582,4 +584,19 @@ func identifierLike(v string) bool {
 		}
 	}
 	return true
+}
+
+// authMethod: a word that says how to authenticate, or with whom, as
+// --auth and *_AUTH often take instead of a credential.
+func authMethod(v string) bool {
+	switch strings.ToLower(v) {
+	case "basic", "bearer", "token", "apikey", "api-key", "api_key", "jwt", "mtls", "tls", "sigv4", "iam",
+		"ldap", "saml", "oidc", "kerberos", "ntlm", "digest", "anonymous", "password", "key", "cert",
+		"certificate", "header", "query", "cookie", "session", "device", "browser", "interactive",
+		"github", "google", "azure", "microsoft", "okta", "auth0", "keycloak", "cognito", "firebase",
+		"supabase", "clerk", "gitlab", "bitbucket", "aws", "gcp", "sso", "pat", "client_credentials",
+		"authorization_code", "pkce", "implicit", "service-account", "service_account", "workload-identity":
+		return true
+	}
+	return false
 }
