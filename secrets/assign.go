@@ -60,6 +60,9 @@ func pairValueSecret(st strength, v string) bool {
 	if v == "" {
 		return false
 	}
+	if len(v) > maxValue {
+		v = v[:maxValue] // see literalSecret: keeps password=password=… linear
+	}
 	if q := v[0]; q == '"' || q == '\'' {
 		if j := strings.IndexByte(v[1:], q); j >= 0 {
 			return literalSecret(st, v[1:1+j])
