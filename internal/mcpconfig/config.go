@@ -14,6 +14,11 @@
 // What a definition may record (name, transport, command, args, url) is
 // kept apart from what is only used to connect (env, headers, cwd, ...),
 // which lives in Server.Connection.
+//
+// References (${env:NAME}, ${input:ID}, ${workspaceFolder}, and Claude
+// Code's ${NAME}) are kept as written by Parse; Server.Resolve replaces
+// them with values the caller supplies, and ReadEnvFile reads a server's
+// envFile.
 package mcpconfig
 
 import (

@@ -28,3 +28,44 @@ func ExampleParse() {
 	// /servers/docs streamable_http  [] https://mcp.example.com/mcp 1
 	// mcpconfig: 1:41: /mcpServers/a: duplicate key
 }
+
+func ExampleServer_Resolve() {
+	cfg, err := mcpconfig.Parse([]byte(`{
+  "servers": {
+    "docs": {"type": "http", "url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer ${input:token}"}},
+    "files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "${workspaceFolder}"]},
+  },
+}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	vars := mcpconfig.Vars{
+		Input:           func(id string) (string, bool) { return "example-token", id == "token" },
+		WorkspaceFolder: "/src/project",
+	}
+	for _, s := range cfg.Servers {
+		r, err := s.Resolve(vars)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(r.Name, r.Args, r.Connection.Headers)
+	}
+	_, err = cfg.Servers[0].Resolve(mcpconfig.Vars{})
+	fmt.Println(err)
+	// Output:
+	// docs [] map[Authorization:Bearer example-token]
+	// files [-y @modelcontextprotocol/server-filesystem /src/project] map[]
+	// mcpconfig: /servers/docs/headers/Authorization: a ${input:...} reference has no value
+}
+
+func ExampleParseEnvFile() {
+	env, err := mcpconfig.ParseEnvFile([]byte("# the server's settings\nexport LOG_LEVEL=debug\nGREETING=\"hello\\nworld\"\n"))
+	fmt.Printf("%q %v\n", env, err)
+	_, err = mcpconfig.ParseEnvFile([]byte("LOG_LEVEL debug\n"))
+	fmt.Println(err)
+	// Output:
+	// map["GREETING":"hello\nworld" "LOG_LEVEL":"debug"] <nil>
+	// mcpconfig: 1:11: want '=' after the key
+}
