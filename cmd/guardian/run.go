@@ -4,28 +4,46 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
 // Exit codes, the same for every subcommand.
 const (
-	exitOK      = 0 // nothing refused
-	exitRefused = 1 // something was refused
-	exitBad     = 2 // bad usage, or input that cannot be read or parsed
+	exitOK      = 0 // nothing refused, no drift
+	exitRefused = 1 // something was refused, or the definition drifted
+	exitBad     = 2 // bad usage, input that cannot be read or parsed, a server that cannot be loaded, or interrupted
 )
 
-// command is one subcommand. Each lives in its own file (scan.go, and later
+// env is what a command sees of its process.
+type env struct {
+	stdout, stderr io.Writer
+	// lookupEnv reads guardian's environment (os.LookupEnv), for
+	// ${env:NAME} and GUARDIAN_INPUT_<ID>.
+	lookupEnv func(string) (string, bool)
+	// progress is true when stderr is a terminal: only then are servers'
+	// progress lines printed.
+	progress bool
+}
+
+// command is one subcommand. Each lives in its own file (scan.go,
 // record.go, check.go, diff.go, validate.go) and is listed in commands.
 type command struct {
 	name    string
 	summary string
-	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+	run     func(ctx context.Context, args []string, e *env) int
 }
 
 // commands lists the subcommands, in the order help shows them.
 func commands() []command {
 	return []command{
-		{"scan", "check MCP client config files for credentials in commands, args and URLs", runScan},
+		{"record", "connect to a config's MCP servers and write the agent's definition document", runRecord},
+		{"check", "record again and compare with a golden definition: exit 1 on drift", runCheck},
+		{"diff", "report how two definition documents differ, tool by tool and server by server", runDiff},
+		{"validate", "strictly parse and schema-validate a definition document", runValidate},
+		{"scan", "check MCP client config files for credentials in commands, args and URLs", func(ctx context.Context, args []string, e *env) int {
+			return runScan(ctx, args, e.stdout, e.stderr)
+		}},
 	}
 }
 
@@ -41,9 +59,20 @@ Commands:
 %s
 Run "guardian <command> --help" for a command's usage.
 
-Example:
+Exit status: 0 when all is well; 1 when something is refused (a
+credential where it would be recorded) or a definition drifted; 2 on bad
+usage, a file that cannot be read or parsed, a server that cannot be
+loaded, or an interrupt.
 
+Examples:
+
+	guardian record .vscode/mcp.json -o agent.json
+	guardian check .vscode/mcp.json --golden agent.json
+	guardian diff old.json new.json
+	guardian validate agent.json
 	guardian scan .vscode/mcp.json ~/.cursor/mcp.json
+
+docs/cli.md has every command, flag and JSON shape, and a CI recipe.
 `
 
 func printUsage(w io.Writer) {
@@ -54,26 +83,31 @@ func printUsage(w io.Writer) {
 	fmt.Fprintf(w, usage, b.String())
 }
 
-// run is main without the process: tests call it directly.
+// run is main without the process, with guardian's own environment and
+// no progress: tests call it directly.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runEnv(ctx, args, &env{stdout: stdout, stderr: stderr, lookupEnv: os.LookupEnv})
+}
+
+func runEnv(ctx context.Context, args []string, e *env) int {
 	if len(args) == 0 {
-		printUsage(stderr)
+		printUsage(e.stderr)
 		return exitBad
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
 		if args[0] == "help" && len(args) > 1 {
-			return run(ctx, []string{args[1], "--help"}, stdout, stderr)
+			return runEnv(ctx, []string{args[1], "--help"}, e)
 		}
-		printUsage(stdout)
+		printUsage(e.stdout)
 		return exitOK
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return c.run(ctx, args[1:], stdout, stderr)
+			return c.run(ctx, args[1:], e)
 		}
 	}
-	fmt.Fprintf(stderr, "guardian: unknown command %q\n\n", args[0])
-	printUsage(stderr)
+	fmt.Fprintf(e.stderr, "guardian: unknown command %q\n\n", args[0])
+	printUsage(e.stderr)
 	return exitBad
 }

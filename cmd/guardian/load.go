@@ -1,0 +1,617 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/guardian-agent/guardian-go/definition"
+	"github.com/guardian-agent/guardian-go/internal/mcpconfig"
+	"github.com/guardian-agent/guardian-go/mcpservers"
+	"github.com/guardian-agent/guardian-go/refusals"
+	"github.com/guardian-agent/guardian-go/secrets"
+)
+
+// Recording a config, the work record and check share:
+//
+//  1. read the config strictly (mcpconfig) and pick its servers;
+//  2. refuse, before anything starts, what the definition would refuse:
+//     a credential in a command, argument or URL (as guardian scan does),
+//     a websocket server;
+//  3. resolve references (${env:NAME}, ${input:ID}, ...) and read
+//     envFiles, for connecting only;
+//  4. connect to every server at once, each bounded by --timeout, and
+//     load its tools (mcpservers);
+//  5. build the definition (definition.Build), recording each server as
+//     the config writes it.
+
+// recordOptions say how to record a config.
+type recordOptions struct {
+	name      string
+	servers   []string // nil: all
+	exclude   []string
+	prefix    bool
+	timeout   time.Duration
+	keepGoing bool
+}
+
+// serverReport is what happened to one server of the config.
+type serverReport struct {
+	Name      string `json:"name"`
+	Transport string `json:"transport"`
+	// Status is "ok", "failed" or "skipped".
+	Status string `json:"status"`
+	// Tools is the number of tools it offered.
+	Tools int `json:"tools"`
+	// Reason says why it failed or was skipped.
+	Reason string `json:"reason,omitempty"`
+	// Stderr is the last lines a failed stdio server wrote to its
+	// standard error, cleaned of credentials.
+	Stderr []string `json:"stderr,omitempty"`
+}
+
+const (
+	serverOK      = "ok"
+	serverFailed  = "failed"
+	serverSkipped = "skipped"
+)
+
+// recording is the outcome of recording a config.
+type recording struct {
+	status   string
+	servers  []serverReport
+	problems []problem
+	def      *definition.Definition // nil unless recorded
+}
+
+// recordConfig records the config at path. It returns a recording whose
+// def is set when a definition was built: always when the status is ok,
+// and with --keep-going when only some servers failed.
+func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOptions) *recording {
+	rec := &recording{status: statusOK, servers: []serverReport{}, problems: []problem{}}
+	fail := func(status string, ps ...problem) *recording {
+		rec.status = worse(rec.status, status)
+		rec.problems = append(rec.problems, ps...)
+		return rec
+	}
+
+	cfg, err := mcpconfig.ReadFile(path)
+	if err != nil {
+		ps, refused := problemsOf(path, err)
+		status := statusInvalid
+		if refused && !hasKind(ps, kindInvalid, kindUnreadable) {
+			status = statusRefused
+		}
+		return fail(status, ps...)
+	}
+	base, workspace, err := configDirs(path)
+	if err != nil {
+		return fail(statusInvalid, problem{File: path, Kind: kindUnreadable, Message: "cannot locate the file: " + err.Error()})
+	}
+
+	selected, err := selectServers(cfg, o.servers)
+	if err != nil {
+		return fail(statusUsage, problem{File: path, Kind: kindUsage, Message: err.Error()})
+	}
+	for _, s := range cfg.Servers {
+		r := serverReport{Name: s.Name, Transport: string(s.Transport), Status: serverOK}
+		if !slices.ContainsFunc(selected, func(x mcpconfig.Server) bool { return x.Name == s.Name }) {
+			r.Status, r.Reason = serverSkipped, "not in --servers"
+		}
+		rec.servers = append(rec.servers, r)
+	}
+	report := func(name string) *serverReport {
+		i := slices.IndexFunc(rec.servers, func(r serverReport) bool { return r.Name == name })
+		return &rec.servers[i]
+	}
+
+	// Refuse what cannot be recorded before starting anything: a server
+	// should not be run with a command line the definition refuses.
+	var refused []problem
+	for _, s := range selected {
+		for _, r := range refusals.All(checkServer(s)) {
+			refused = append(refused, refusalProblem(path, r))
+		}
+	}
+	if len(refused) > 0 {
+		for _, s := range selected {
+			r := report(s.Name)
+			r.Status, r.Reason = serverSkipped, "not started: the config is refused"
+		}
+		return fail(statusRefused, refused...)
+	}
+
+	vars, used := newVars(e, workspace)
+	conns := map[string]mcpservers.Connection{}
+	records := map[string]definition.Server{}
+	var unset []problem
+	for _, s := range selected {
+		c, ps := connection(s, vars, used, path, base, o.timeout)
+		if len(ps) > 0 {
+			unset = append(unset, ps...)
+			continue
+		}
+		conns[s.Name] = c
+		records[s.Name] = recordedServer(s)
+	}
+	if len(unset) > 0 {
+		for _, s := range selected {
+			r := report(s.Name)
+			r.Status, r.Reason = serverSkipped, "not started: the config cannot be resolved"
+		}
+		return fail(statusInvalid, unset...)
+	}
+	red := newRedactor(used.values())
+
+	names := make([]string, len(selected))
+	for i, s := range selected {
+		names[i] = s.Name
+	}
+	tail := newStderrTail(names)
+	client, err := mcpservers.NewClient(conns, &mcpservers.ClientOptions{PrefixToolNames: o.prefix, Stderr: tail})
+	if err != nil {
+		var ps []problem
+		for _, r := range refusals.All(err) {
+			p := refusalProblem(path, r)
+			p.Pointer = configPointer(cfg, r.Pointer)
+			ps = append(ps, p)
+		}
+		if len(ps) == 0 {
+			ps = append(ps, problem{File: path, Kind: kindInvalid, Message: red.clean(err.Error())})
+		}
+		return fail(statusInvalid, ps...)
+	}
+	defer client.Close()
+
+	prog := &progress{cmd: cmd}
+	if e.progress {
+		prog.w = e.stderr
+	}
+	loaded := loadTools(ctx, client, selected, o.timeout, prog)
+
+	var tools []definition.Tool
+	offeredBy := map[string][]string{}
+	for i, s := range selected {
+		l, r := loaded[i], report(s.Name)
+		if l.err != nil {
+			r.Status = serverFailed
+			r.Reason = failureReason(ctx, l.err, o.timeout, red)
+			if s.Transport == mcpconfig.Stdio {
+				r.Stderr = tail.Tail(s.Name, red)
+			}
+			if ctx.Err() != nil {
+				rec.status = worse(rec.status, statusInterrupted)
+			} else {
+				rec.status = worse(rec.status, statusFailed)
+			}
+			continue
+		}
+		r.Tools = len(l.tools)
+		for _, t := range l.tools {
+			tools = append(tools, &configTool{Tool: t, server: records[s.Name]})
+			offeredBy[t.Name()] = append(offeredBy[t.Name()], s.Name)
+		}
+	}
+	if rec.status == statusInterrupted || rec.status == statusFailed && !o.keepGoing {
+		return rec
+	}
+
+	// Two servers offering one tool name: say which, and how to record
+	// them both, rather than Build's refusal at a document pointer.
+	var clashes []problem
+	for _, name := range sortedKeys(offeredBy) {
+		if by := offeredBy[name]; len(by) > 1 {
+			clashes = append(clashes, problem{
+				File: path, Kind: kindInvalid, Rule: "tool-name-duplicate", Subject: name,
+				Message: "servers " + quoteList(by) + " offer a tool of this name; a model cannot tell them apart",
+				Fix:     "record them with --prefix-tool-names, or leave one out with --servers",
+			})
+		}
+	}
+	if len(clashes) > 0 {
+		return fail(statusRefused, clashes...)
+	}
+
+	def, err := definition.Build(&definition.Agent{Name: o.name, Tools: tools}, &definition.Options{Exclude: o.exclude})
+	if err != nil {
+		status := statusRefused
+		var ps []problem
+		for _, r := range refusals.All(err) {
+			ps = append(ps, refusalProblem("", r))
+			if strings.HasPrefix(r.Rule, "exclude-") {
+				status = statusUsage
+			}
+		}
+		return fail(status, ps...)
+	}
+	rec.def = def
+	return rec
+}
+
+func hasKind(ps []problem, kinds ...string) bool {
+	return slices.ContainsFunc(ps, func(p problem) bool { return slices.Contains(kinds, p.Kind) })
+}
+
+// configDirs returns the config's base directory, which relative commands,
+// working directories and env files resolve against (the directory the
+// file is in), and its workspace folder, what ${workspaceFolder} stands
+// for: the project a .vscode or .cursor directory is in, or else the base
+// directory. Both are absolute.
+func configDirs(path string) (base, workspace string, err error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", "", err
+	}
+	base = filepath.Dir(abs)
+	workspace = base
+	switch filepath.Base(base) {
+	case ".vscode", ".cursor":
+		workspace = filepath.Dir(base)
+	}
+	return base, workspace, nil
+}
+
+// selectServers returns the config's servers named in names (all when
+// names is nil), in config order.
+func selectServers(cfg *mcpconfig.Config, names []string) ([]mcpconfig.Server, error) {
+	if names == nil {
+		return cfg.Servers, nil
+	}
+	var unknown []string
+	for _, n := range names {
+		if !slices.ContainsFunc(cfg.Servers, func(s mcpconfig.Server) bool { return s.Name == n }) {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) > 0 {
+		var have []string
+		for _, s := range cfg.Servers {
+			have = append(have, s.Name)
+		}
+		return nil, fmt.Errorf("--servers: the config has no server %s (it has %s)", quoteList(unknown), orNone(quoteList(have)))
+	}
+	var out []mcpconfig.Server
+	for _, s := range cfg.Servers {
+		if slices.Contains(names, s.Name) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// checkServer refuses, at pointers into the config, what the definition
+// would refuse of the server as written.
+func checkServer(s mcpconfig.Server) error {
+	errs := []error{
+		secrets.CheckCommand(refusals.Append(s.Pointer, "command"), s.Command),
+		secrets.CheckArgs(refusals.Append(s.Pointer, "args"), s.Args),
+		secrets.CheckURL(refusals.Append(s.Pointer, "url"), s.URL),
+	}
+	if s.Transport == mcpconfig.WebSocket {
+		errs = append(errs, &refusals.Error{Kind: refusals.ErrWebSocket, Pointer: s.Pointer, Rule: "websocket", Subject: s.Name,
+			Fix: "reach the server over streamable HTTP, SSE or stdio, or leave it out with --servers"})
+	}
+	return refusals.Join(errs...)
+}
+
+// recordedServer is the server as the definition records it: as the
+// config writes it, references and relative paths included, so that the
+// document is the same on every machine and never holds a value a
+// reference stood for.
+func recordedServer(s mcpconfig.Server) definition.Server {
+	r := definition.Server{Name: s.Name, Transport: definition.Transport(s.Transport)}
+	if s.Transport == mcpconfig.Stdio {
+		r.Command, r.Args = s.Command, slices.Clone(s.Args)
+	} else {
+		r.URL = s.URL
+	}
+	return r
+}
+
+// configTool is a tool of a config's server. It records the server as the
+// config writes it (recordedServer), not as it was reached on this run.
+type configTool struct {
+	*mcpservers.Tool
+	server definition.Server
+}
+
+// MCPRecord is the tool's record, with the config's server.
+func (t *configTool) MCPRecord() definition.MCPRecord {
+	r := t.Tool.MCPRecord()
+	r.Server = t.server
+	return r
+}
+
+// usedValues collects the values references resolved to, and the env and
+// header values, so that none of them is ever printed.
+type usedValues struct {
+	mu   sync.Mutex
+	vals []string
+}
+
+func (u *usedValues) add(vs ...string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.vals = append(u.vals, vs...)
+}
+
+func (u *usedValues) values() []string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return slices.Clone(u.vals)
+}
+
+// inputEnvPrefix names the environment variables that answer VS Code
+// inputs: ${input:github-token} is GUARDIAN_INPUT_GITHUB_TOKEN.
+const inputEnvPrefix = "GUARDIAN_INPUT_"
+
+// inputEnvName is the environment variable that answers input id: its
+// letters upper-cased, anything but letters and digits made '_'.
+func inputEnvName(id string) string {
+	var b strings.Builder
+	b.WriteString(inputEnvPrefix)
+	for _, r := range id {
+		switch {
+		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			b.WriteRune(unicode.ToUpper(r))
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+func newVars(e *env, workspace string) (mcpconfig.Vars, *usedValues) {
+	used := &usedValues{}
+	lookup := func(name string) (string, bool) {
+		v, ok := e.lookupEnv(name)
+		if ok {
+			used.add(v)
+		}
+		return v, ok
+	}
+	home, _ := os.UserHomeDir()
+	return mcpconfig.Vars{
+		Env:             lookup,
+		Input:           func(id string) (string, bool) { return lookup(inputEnvName(id)) },
+		WorkspaceFolder: workspace,
+		UserHome:        home,
+	}, used
+}
+
+// connection resolves s and returns how to reach it, or the problems that
+// keep it from being reached. Every value used to connect is added to used.
+func connection(s mcpconfig.Server, vars mcpconfig.Vars, used *usedValues, path, base string, timeout time.Duration) (mcpservers.Connection, []problem) {
+	r, err := s.Resolve(vars)
+	if err != nil {
+		var ps []problem
+		for _, e := range flatten(err) {
+			var ue *mcpconfig.UnsetError
+			if errors.As(e, &ue) {
+				ps = append(ps, unsetProblem(path, ue))
+			} else {
+				ps = append(ps, problem{File: path, Pointer: s.Pointer, Kind: kindInvalid, Message: e.Error()})
+			}
+		}
+		return nil, ps
+	}
+	c := r.Connection
+	for _, v := range c.Env {
+		used.add(v)
+	}
+	for _, v := range c.Headers {
+		used.add(v)
+	}
+	switch r.Transport {
+	case mcpconfig.Stdio:
+		env := map[string]string{}
+		if c.EnvFile != "" {
+			ef := resolvePath(base, c.EnvFile)
+			vals, err := mcpconfig.ReadEnvFile(ef)
+			if err != nil {
+				return nil, envFileProblems(path, s, ef, err)
+			}
+			for k, v := range vals {
+				env[k] = v
+				used.add(v)
+			}
+		}
+		// The config's env wins over its envFile, as in VS Code.
+		for k, v := range c.Env {
+			env[k] = v
+		}
+		cmd := r.Command
+		if strings.ContainsRune(cmd, '/') || strings.ContainsRune(cmd, filepath.Separator) {
+			cmd = resolvePath(base, cmd)
+		}
+		dir := base
+		if c.Cwd != "" {
+			dir = resolvePath(base, c.Cwd)
+		}
+		return mcpservers.Stdio{Command: cmd, Args: r.Args, Env: env, Dir: dir}, nil
+	case mcpconfig.SSE:
+		return mcpservers.SSE{URL: r.URL, Headers: c.Headers, Timeout: timeout}, nil
+	case mcpconfig.StreamableHTTP:
+		return mcpservers.StreamableHTTP{URL: r.URL, Headers: c.Headers, Timeout: timeout}, nil
+	}
+	return mcpservers.WebSocket{URL: r.URL, Headers: c.Headers}, nil
+}
+
+// resolvePath makes p absolute against base.
+func resolvePath(base, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(base, p)
+}
+
+// unsetProblem reports a reference without a value, and how to give it one.
+func unsetProblem(path string, ue *mcpconfig.UnsetError) problem {
+	p := problem{File: path, Pointer: ue.Pointer, Kind: kindUnset, Subject: ue.Server}
+	name := ue.Name
+	if !printableName(name) {
+		name = "..." // a name that looks like a credential is not printed
+	}
+	switch ue.Ref {
+	case "input":
+		p.Message = "${input:" + name + "} has no value"
+		p.Fix = "set " + inputEnvName(name) + " in guardian's environment to the input's answer"
+		if name == "..." {
+			p.Fix = "set " + inputEnvPrefix + "<ID> in guardian's environment to the input's answer"
+		}
+	case "env":
+		p.Message = "${env:" + name + "} is not set"
+		p.Fix = "set " + name + " in guardian's environment"
+	default:
+		p.Message = "${" + ue.Ref + "} has no value"
+		p.Fix = "set HOME in guardian's environment"
+	}
+	return p
+}
+
+// printableName reports whether a variable name or input id may be
+// printed: a short identifier the credential checks do not refuse.
+func printableName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) || r == '_' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return secrets.CheckArgs("", []string{s}) == nil
+}
+
+func envFileProblems(path string, s mcpconfig.Server, file string, err error) []problem {
+	ptr := refusals.Append(s.Pointer, "envFile")
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return []problem{{File: path, Pointer: ptr, Kind: kindUnreadable, Subject: s.Name, Message: "cannot read the env file: " + pe.Err.Error()}}
+	}
+	var me *mcpconfig.Error
+	if errors.As(err, &me) {
+		return []problem{{File: file, Line: me.Line, Column: me.Column, Kind: kindInvalid, Subject: s.Name, Message: me.Msg}}
+	}
+	return []problem{{File: path, Pointer: ptr, Kind: kindInvalid, Subject: s.Name, Message: "the env file cannot be read"}}
+}
+
+// configPointer turns a pointer mcpservers gives (/mcpServers/<name>/...)
+// into the pointer of the same value in the config.
+func configPointer(cfg *mcpconfig.Config, p string) string {
+	toks, err := refusals.Tokens(p)
+	if err != nil || len(toks) < 2 || toks[0] != "mcpServers" {
+		return p
+	}
+	for _, s := range cfg.Servers {
+		if s.Name == toks[1] {
+			return refusals.Append(s.Pointer, toks[2:]...)
+		}
+	}
+	return p
+}
+
+// loaded is one server's tools, or why there are none.
+type loaded struct {
+	tools []*mcpservers.Tool
+	err   error
+}
+
+// loadTools loads every server's tools at once, each bounded by timeout,
+// and returns them in the order of servers.
+func loadTools(ctx context.Context, client *mcpservers.Client, servers []mcpconfig.Server, timeout time.Duration, prog *progress) []loaded {
+	out := make([]loaded, len(servers))
+	var wg sync.WaitGroup
+	for i, s := range servers {
+		wg.Go(func() {
+			prog.printf("%s: connecting", strconv.Quote(s.Name))
+			sctx, cancel := context.WithTimeout(ctx, timeout)
+			defer cancel()
+			tools, err := client.Tools(sctx, s.Name)
+			out[i] = loaded{tools: tools, err: err}
+			if err != nil {
+				prog.printf("%s: failed: %s", strconv.Quote(s.Name), failureReason(ctx, err, timeout, nil))
+				return
+			}
+			prog.printf("%s: %s", strconv.Quote(s.Name), plural(len(tools), "tool"))
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// failureReason says why a server's tools could not be loaded, in a line
+// that never holds a value it was given.
+func failureReason(ctx context.Context, err error, timeout time.Duration, red *redactor) string {
+	switch {
+	case ctx.Err() != nil:
+		return "interrupted"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timed out after " + timeout.String() + " (--timeout)"
+	}
+	msg := err.Error()
+	var me *mcpservers.Error
+	if errors.As(err, &me) {
+		msg = strings.TrimPrefix(msg, "mcpservers: server "+strconv.Quote(me.Server)+": ")
+	}
+	if red == nil {
+		red = newRedactor(nil)
+	}
+	return red.clean(msg)
+}
+
+// progress prints servers' progress while they connect, when stderr is a
+// terminal (w is nil otherwise).
+type progress struct {
+	mu  sync.Mutex
+	w   io.Writer
+	cmd string
+}
+
+func (p *progress) printf(format string, args ...any) {
+	if p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, "guardian "+p.cmd+": "+format+"\n", args...)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func quoteList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	switch len(q) {
+	case 0:
+		return ""
+	case 1:
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

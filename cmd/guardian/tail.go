@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/guardian-agent/guardian-go/refusals"
+	"github.com/guardian-agent/guardian-go/secrets"
+)
+
+// A failed stdio server is reported with the last lines it wrote to its
+// standard error: usually the reason it failed. Those lines are the
+// server's own words and may quote what it was given (an environment
+// value, a token it rejected), so they are kept bounded and cleaned before
+// they are printed: see clean.
+const (
+	tailLines   = 10  // lines kept per server
+	tailLineMax = 300 // bytes kept of a line
+)
+
+// stderrTail receives what stdio servers write to their standard error,
+// as mcpservers.ClientOptions.Stderr sends it ("[<server>] " before each
+// line), and keeps the last lines of each server. It never blocks for
+// long: a server writing to a full pipe would stop.
+type stderrTail struct {
+	mu      sync.Mutex
+	names   []string // the servers, longest first, to match prefixes
+	lines   map[string][]string
+	partial []byte // an unfinished line
+	last    string // the server of the last line, for a line too long to carry its prefix
+}
+
+func newStderrTail(servers []string) *stderrTail {
+	names := slices.Clone(servers)
+	// Longest first, so that a server named "a] b" wins over "a".
+	slices.SortStableFunc(names, longestFirst)
+	return &stderrTail{names: names, lines: map[string][]string{}}
+}
+
+func (t *stderrTail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			// Keep no more of an unfinished line than a line's worth,
+			// plus room for the prefix.
+			room := tailLineMax + 64 + len(t.longest()) - len(t.partial)
+			t.partial = append(t.partial, p[:max(0, min(len(p), room))]...)
+			break
+		}
+		line := append(t.partial, p[:i]...)
+		t.partial = t.partial[:0:0]
+		t.add(line)
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+func (t *stderrTail) longest() string {
+	if len(t.names) == 0 {
+		return ""
+	}
+	return t.names[0]
+}
+
+// add files one complete line under its server.
+func (t *stderrTail) add(line []byte) {
+	server := t.last
+	for _, name := range t.names {
+		if p := "[" + name + "] "; bytes.HasPrefix(line, []byte(p)) {
+			server, line = name, line[len(p):]
+			break
+		}
+	}
+	if server == "" {
+		return
+	}
+	t.last = server
+	s := strings.TrimRight(string(line), "\r")
+	if len(s) > tailLineMax {
+		n := tailLineMax
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n] + "..."
+	}
+	ls := append(t.lines[server], strings.ToValidUTF8(s, "\uFFFD"))
+	if len(ls) > tailLines {
+		ls = ls[len(ls)-tailLines:]
+	}
+	t.lines[server] = ls
+}
+
+// Tail returns the last lines server wrote, cleaned of secrets.
+func (t *stderrTail) Tail(server string, r *redactor) []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.partial) > 0 {
+		// An unfinished last line is often the whole reason (a panic
+		// with no newline): take it too.
+		saved := t.partial
+		t.partial = nil
+		t.add(saved)
+	}
+	lines := t.lines[server]
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		out = append(out, r.clean(l))
+	}
+	return out
+}
+
+// redactor cleans text a server wrote, or an error that may quote what a
+// server was given, before it is printed.
+type redactor struct {
+	values []string // the values used to connect: env, headers, resolved references
+}
+
+// minSecret is the shortest value redacted: shorter ones ("1", "true")
+// would mangle every line and are no credential.
+const minSecret = 6
+
+const (
+	redactedMark = "[redacted]"
+	withheldLine = "[line withheld: it may hold a credential]"
+)
+
+func newRedactor(values []string) *redactor {
+	r := &redactor{}
+	seen := map[string]bool{}
+	for _, v := range values {
+		if len(v) >= minSecret && !seen[v] {
+			seen[v] = true
+			r.values = append(r.values, v)
+		}
+	}
+	// Longest first, so that a value containing another goes whole.
+	slices.SortStableFunc(r.values, longestFirst)
+	return r
+}
+
+// clean returns s with every value the connection was given replaced,
+// every word the secrets checks refuse replaced, and nothing at all (a
+// note saying so) when what is left still looks like it holds a
+// credential, or still holds a value.
+func (r *redactor) clean(s string) string {
+	for _, v := range r.values {
+		s = strings.ReplaceAll(s, v, redactedMark)
+	}
+	words := strings.Fields(s)
+	if err := secrets.CheckArgs("", words); err != nil {
+		for _, f := range refusals.All(err) {
+			toks, terr := refusals.Tokens(f.Pointer)
+			if terr != nil || len(toks) != 1 {
+				return withheldLine
+			}
+			i, aerr := strconv.Atoi(toks[0])
+			if aerr != nil || i < 0 || i >= len(words) {
+				return withheldLine
+			}
+			words[i] = redactedMark
+		}
+		s = strings.Join(words, " ")
+	}
+	// Whole-line shapes the words alone do not show ("Authorization:
+	// Bearer ..."), and values that survived (overlapping the marker).
+	if secrets.CheckArgs("", []string{s}) != nil {
+		return withheldLine
+	}
+	for _, v := range r.values {
+		if strings.Contains(s, v) {
+			return withheldLine
+		}
+	}
+	return s
+}
+
+func longestFirst(a, b string) int { return cmp.Compare(len(b), len(a)) }

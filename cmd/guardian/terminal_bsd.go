@@ -1,0 +1,17 @@
+//go:build darwin || dragonfly || freebsd || netbsd || openbsd
+
+package main
+
+import (
+	"os"
+	"syscall"
+	"unsafe"
+)
+
+// isTerminal reports whether f is a terminal: whether it answers the
+// terminal-attributes ioctl, as isatty(3) asks.
+func isTerminal(f *os.File) bool {
+	var t syscall.Termios
+	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TIOCGETA, uintptr(unsafe.Pointer(&t)))
+	return errno == 0
+}

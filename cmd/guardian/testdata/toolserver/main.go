@@ -1,0 +1,143 @@
+// Command toolserver is the MCP server the guardian command's end-to-end
+// tests record: it serves, over stdio or streamable HTTP, the tools listed
+// in a JSON file, exactly as written there, so that a test can change a
+// tool's description, schema, annotations or name between two runs.
+//
+//	toolserver -tools tools.json                serve over stdio
+//	toolserver -tools tools.json -http ADDR     serve streamable HTTP on ADDR, print the URL
+//	toolserver -fail 3 -say TEXT                write TEXT ($VARS expanded) to stderr, exit 3
+//	toolserver -hang -pidfile F                 write the PID to F, then never answer
+//	toolserver -hang -stubborn                  never answer, and ignore stdin EOF and SIGTERM
+//
+// With -http and AUTH_WANT set in its environment, it answers 401 to any
+// request whose Authorization header is not exactly AUTH_WANT.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// spec is one tool as the tools file gives it.
+type spec struct {
+	Name         string             `json:"name"`
+	Title        string             `json:"title"`
+	Description  string             `json:"description"`
+	InputSchema  json.RawMessage    `json:"inputSchema"`
+	OutputSchema json.RawMessage    `json:"outputSchema"`
+	Annotations  mcp.ToolAnnotation `json:"annotations"`
+}
+
+func main() {
+	tools := flag.String("tools", "", "the JSON file of tools to serve")
+	httpAddr := flag.String("http", "", "serve streamable HTTP on this address instead of stdio")
+	fail := flag.Int("fail", 0, "exit at once with this status")
+	say := flag.String("say", "", "write this to stderr first, $VARS expanded from the environment")
+	hang := flag.Bool("hang", false, "read stdin and never answer; exit when stdin closes")
+	stubborn := flag.Bool("stubborn", false, "with -hang: ignore a closed stdin, SIGINT and SIGTERM too")
+	pidfile := flag.String("pidfile", "", "write the process ID to this file")
+	flag.Parse()
+
+	if *pidfile != "" {
+		if err := os.WriteFile(*pidfile, []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+			fatal(err)
+		}
+	}
+	if *say != "" {
+		fmt.Fprintln(os.Stderr, os.ExpandEnv(*say))
+	}
+	if *fail != 0 {
+		os.Exit(*fail)
+	}
+	if *hang {
+		// Ctrl-C in a terminal goes to the whole foreground process
+		// group: a server that dies of it proves nothing about how the
+		// client stops it.
+		signal.Ignore(syscall.SIGINT)
+		if *stubborn {
+			// Only SIGKILL stops it: the client must escalate.
+			signal.Ignore(syscall.SIGTERM)
+			select {}
+		}
+		buf := make([]byte, 4096)
+		for {
+			if _, err := os.Stdin.Read(buf); err != nil {
+				os.Exit(0) // stdin closed, as a well-behaved server exits
+			}
+		}
+	}
+
+	s := server.NewMCPServer("toolserver", "1.0.0", server.WithToolCapabilities(false))
+	if *tools != "" {
+		data, err := os.ReadFile(*tools)
+		if err != nil {
+			fatal(err)
+		}
+		var specs []spec
+		if err := json.Unmarshal(data, &specs); err != nil {
+			fatal(err)
+		}
+		for _, sp := range specs {
+			t := mcp.Tool{
+				Name:            sp.Name,
+				Title:           sp.Title,
+				Description:     sp.Description,
+				RawInputSchema:  sp.InputSchema,
+				RawOutputSchema: sp.OutputSchema,
+				Annotations:     sp.Annotations,
+			}
+			if t.RawInputSchema == nil {
+				t.RawInputSchema = json.RawMessage(`{"type":"object"}`)
+			}
+			s.AddTool(t, answer)
+		}
+	}
+
+	if *httpAddr == "" {
+		if err := server.ServeStdio(s); err != nil {
+			fatal(err)
+		}
+		return
+	}
+	l, err := net.Listen("tcp", *httpAddr)
+	if err != nil {
+		fatal(err)
+	}
+	var h http.Handler = server.NewStreamableHTTPServer(s)
+	if want := os.Getenv("AUTH_WANT"); want != "" {
+		next := h
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Authorization") != want {
+				http.Error(w, "unauthorized", http.StatusUnauthorized)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	fmt.Printf("http://%s/mcp\n", l.Addr())
+	if err := http.Serve(l, mux); err != nil {
+		fatal(err)
+	}
+}
+
+func answer(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return mcp.NewToolResultText("called " + req.Params.Name), nil
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "toolserver:", err)
+	os.Exit(1)
+}
