@@ -93,7 +93,7 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 		}
 		return fail(status, ps...)
 	}
-	base, workspace, err := configDirs(path)
+	base, err := configDirs(path)
 	if err != nil {
 		return fail(statusInvalid, problem{File: path, Kind: kindUnreadable, Message: "cannot locate the file: " + err.Error()})
 	}
@@ -130,7 +130,7 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 		return fail(statusRefused, refused...)
 	}
 
-	vars, used := newVars(e, workspace)
+	vars, used := newVars(e, base)
 	conns := map[string]mcpservers.Connection{}
 	records := map[string]definition.Server{}
 	var unset []problem
@@ -242,22 +242,21 @@ func hasKind(ps []problem, kinds ...string) bool {
 }
 
 // configDirs returns the config's base directory, which relative commands,
-// working directories and env files resolve against (the directory the
-// file is in), and its workspace folder, what ${workspaceFolder} stands
-// for: the project a .vscode or .cursor directory is in, or else the base
-// directory. Both are absolute.
-func configDirs(path string) (base, workspace string, err error) {
+// working directories and env files resolve against and stdio servers run
+// in, and which ${workspaceFolder} stands for: the directory the file is
+// in, or for a file in a .vscode or .cursor directory the project that
+// directory is in, as the editors read it. It is absolute.
+func configDirs(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
-	base = filepath.Dir(abs)
-	workspace = base
+	base := filepath.Dir(abs)
 	switch filepath.Base(base) {
 	case ".vscode", ".cursor":
-		workspace = filepath.Dir(base)
+		base = filepath.Dir(base)
 	}
-	return base, workspace, nil
+	return base, nil
 }
 
 // selectServers returns the config's servers named in names (all when

@@ -31,8 +31,9 @@ References are resolved to connect, and recorded as written: ${env:NAME}
 from guardian's environment, ${input:ID} from GUARDIAN_INPUT_<ID> (the id
 upper-cased, other characters '_'), ${workspaceFolder}, ${userHome}, and in
 mcpServers files ${NAME} and ${NAME:-default}. A relative command, cwd or
-envFile resolves against CONFIG's directory, where stdio servers run unless
-cwd says otherwise.
+envFile resolves against CONFIG's directory (for a config in .vscode or
+.cursor, the project's), where stdio servers run unless cwd says otherwise,
+and which ${workspaceFolder} stands for.
 
 Flags:
 
@@ -202,11 +203,22 @@ func recordSummary(rec *recording, out string, keepGoing bool) string {
 		if !keepGoing {
 			b.WriteString(" (--keep-going records the others)")
 		}
-	case rec.status == statusRefused && hasKind(rec.problems, "contains-secret"):
-		fmt.Fprintf(&b, "%s refused: move %s to env or headers, or write a reference such as ${env:NAME}",
-			plural(len(rec.problems), "value"), them(len(rec.problems)))
 	case rec.status != statusOK:
-		fmt.Fprintf(&b, "%s", plural(len(rec.problems), "problem"))
+		secret := 0
+		for _, p := range rec.problems {
+			if p.Kind == "contains-secret" {
+				secret++
+			}
+		}
+		if secret > 0 {
+			fmt.Fprintf(&b, "%s refused (move %s to env or headers, or write a reference such as ${env:NAME})",
+				plural(secret, "value"), them(secret))
+			if n := len(rec.problems) - secret; n > 0 {
+				fmt.Fprintf(&b, " and %d more %s", n, pluralWord(n, "problem"))
+			}
+		} else {
+			b.WriteString(plural(len(rec.problems), "problem"))
+		}
 	}
 	if rec.def == nil {
 		if b.Len() > 0 {
@@ -251,4 +263,11 @@ func usageFailure(e *env, cmd string, asJSON bool, err error, usageText string) 
 	}
 	fmt.Fprintf(e.stderr, "guardian %s: %v\n\n%s", cmd, err, usageText)
 	return exitBad
+}
+
+func pluralWord(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }

@@ -90,7 +90,11 @@ func runValidate(ctx context.Context, args []string, e *env) int {
 		for _, p := range ps {
 			fmt.Fprintln(e.stdout, p)
 		}
-		fmt.Fprintf(e.stderr, "guardian validate: %s: not a valid definition: %s\n", path, plural(len(ps), "problem"))
+		verdict := "not a valid definition"
+		if st.status == statusRefused {
+			verdict = "refused: it holds a credential"
+		}
+		fmt.Fprintf(e.stderr, "guardian validate: %s: %s: %s\n", path, verdict, plural(len(ps), "problem"))
 		return r.ExitCode
 	}
 	note := ""

@@ -5,11 +5,13 @@
 //
 //	toolserver -tools tools.json                serve over stdio
 //	toolserver -tools tools.json -http ADDR     serve streamable HTTP on ADDR, print the URL
+//	toolserver -tools tools.json -sse ADDR      serve the legacy SSE transport on ADDR, print the URL
 //	toolserver -fail 3 -say TEXT                write TEXT ($VARS expanded) to stderr, exit 3
 //	toolserver -hang -pidfile F                 write the PID to F, then never answer
 //	toolserver -hang -stubborn                  never answer, and ignore stdin EOF and SIGTERM
 //
-// With -http and AUTH_WANT set in its environment, it answers 401 to any
+// Without -tools, it reads the file named by $TOOLSERVER_TOOLS, if set. With
+// -http or -sse and AUTH_WANT set in its environment, it answers 401 to any
 // request whose Authorization header is not exactly AUTH_WANT.
 package main
 
@@ -42,6 +44,7 @@ type spec struct {
 func main() {
 	tools := flag.String("tools", "", "the JSON file of tools to serve")
 	httpAddr := flag.String("http", "", "serve streamable HTTP on this address instead of stdio")
+	sseAddr := flag.String("sse", "", "serve SSE on this address instead of stdio")
 	fail := flag.Int("fail", 0, "exit at once with this status")
 	say := flag.String("say", "", "write this to stderr first, $VARS expanded from the environment")
 	hang := flag.Bool("hang", false, "read stdin and never answer; exit when stdin closes")
@@ -79,6 +82,9 @@ func main() {
 	}
 
 	s := server.NewMCPServer("toolserver", "1.0.0", server.WithToolCapabilities(false))
+	if *tools == "" {
+		*tools = os.Getenv("TOOLSERVER_TOOLS")
+	}
 	if *tools != "" {
 		data, err := os.ReadFile(*tools)
 		if err != nil {
@@ -104,17 +110,25 @@ func main() {
 		}
 	}
 
-	if *httpAddr == "" {
+	addr, path := *httpAddr, "/mcp"
+	if *sseAddr != "" {
+		addr, path = *sseAddr, "/sse"
+	}
+	if addr == "" {
 		if err := server.ServeStdio(s); err != nil {
 			fatal(err)
 		}
 		return
 	}
-	l, err := net.Listen("tcp", *httpAddr)
+	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		fatal(err)
 	}
+	base := "http://" + l.Addr().String()
 	var h http.Handler = server.NewStreamableHTTPServer(s)
+	if *sseAddr != "" {
+		h = server.NewSSEServer(s, server.WithBaseURL(base))
+	}
 	if want := os.Getenv("AUTH_WANT"); want != "" {
 		next := h
 		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -125,10 +139,8 @@ func main() {
 			next.ServeHTTP(w, r)
 		})
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", h)
-	fmt.Printf("http://%s/mcp\n", l.Addr())
-	if err := http.Serve(l, mux); err != nil {
+	fmt.Println(base + path)
+	if err := http.Serve(l, h); err != nil {
 		fatal(err)
 	}
 }

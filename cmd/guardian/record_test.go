@@ -1,0 +1,220 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/guardian-agent/guardian-go/definition"
+)
+
+func TestRecordGolden(t *testing.T) {
+	dir := workspace(t)
+	human := guardian(t, dir, nil, "record", "mcp.json", "--name", "docs-agent")
+	if human.code != exitOK {
+		t.Fatalf("exit %d\n%s", human.code, human.stderr)
+	}
+	checkGolden(t, "record.golden", human.transcript())
+
+	js := guardian(t, dir, nil, "record", "mcp.json", "--name", "docs-agent", "--json")
+	checkGolden(t, "record.json.golden", js.stdout)
+	if js.stderr != "" {
+		t.Errorf("--json wrote to stderr (not a terminal): %q", js.stderr)
+	}
+	var r recordReport
+	if err := json.Unmarshal([]byte(js.stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	// The report's document is the document record prints.
+	def, err := definition.Parse(r.Document)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := def.Document()
+	if string(doc) != human.stdout || def.Digest() != r.Digest || r.Status != statusOK || r.ExitCode != 0 {
+		t.Errorf("--json document differs from the plain one, or the report is wrong: %+v", r.header)
+	}
+	// The server is recorded as the config writes it.
+	rec := def.Record()
+	if s := rec.MCPServers[0]; s.Command != "./toolserver" || !slices.Equal(s.Args, []string{"-tools", "tools-v1.json"}) {
+		t.Errorf("server = %+v", s)
+	}
+}
+
+func TestRecordOutputFile(t *testing.T) {
+	dir := workspace(t)
+	plain := guardian(t, dir, nil, "record", "mcp.json")
+	r := guardian(t, dir, nil, "record", "mcp.json", "-o", "agent.json")
+	if r.code != exitOK || r.stdout != "" || !strings.Contains(r.stderr, "wrote agent.json") {
+		t.Fatalf("record -o: %+v", r)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "agent.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != plain.stdout {
+		t.Errorf("-o wrote other bytes than stdout gets")
+	}
+	// Flags may come before the config too; the name defaults to the
+	// config's file name.
+	if v := guardian(t, dir, nil, "validate", "agent.json"); v.code != exitOK || !strings.Contains(v.stderr, `agent "mcp"`) {
+		t.Errorf("validate: %+v", v)
+	}
+	// A file that cannot be written is exit 2, and nothing is left behind.
+	r = guardian(t, dir, nil, "record", "-o", "missing/agent.json", "mcp.json")
+	if r.code != exitBad || !strings.Contains(r.stderr, "missing/agent.json: cannot write") {
+		t.Errorf("unwritable -o: %+v", r)
+	}
+	if entries, _ := os.ReadDir(dir); slices.ContainsFunc(entries, func(e os.DirEntry) bool { return strings.HasSuffix(e.Name(), ".tmp") }) {
+		t.Errorf("a temporary file was left behind")
+	}
+}
+
+func TestRecordServers(t *testing.T) {
+	dir := workspace(t)
+	r := guardian(t, dir, []string{"GUARDIAN_TEST_TOKEN=x"}, "record", "failing.json", "--servers", "docs", "--json")
+	if r.code != exitOK {
+		t.Fatalf("--servers docs: exit %d\n%s", r.code, r.stdout)
+	}
+	var rep recordReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range rep.Servers {
+		got = append(got, s.Name+" "+s.Status+" "+s.Reason)
+	}
+	want := []string{"docs ok ", "broken skipped not in --servers", "slow skipped not in --servers"}
+	if !slices.Equal(got, want) {
+		t.Errorf("servers = %q, want %q", got, want)
+	}
+
+	r = guardian(t, dir, nil, "record", "failing.json", "--servers", "docs,nope,other")
+	if r.code != exitBad || !strings.Contains(r.stderr, `--servers: the config has no server "nope" and "other" (it has "docs", "broken" and "slow")`) {
+		t.Errorf("unknown server: %+v", r)
+	}
+}
+
+// A credential where the document would record it is refused before any
+// server starts, at its pointer in the config, without the value.
+func TestRecordRefusesBeforeStarting(t *testing.T) {
+	dir := workspace(t)
+	r := guardian(t, dir, nil, "record", "refused.json")
+	checkGolden(t, "record-refused.golden", r.transcript(), "EXAMPLEapiKEY0123456789")
+	if r.code != exitRefused {
+		t.Errorf("exit %d, want %d", r.code, exitRefused)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "refused.pid")); err == nil {
+		t.Errorf("the server was started")
+	}
+	js := guardian(t, dir, nil, "record", "refused.json", "--json")
+	checkGolden(t, "record-refused.json.golden", js.stdout, "EXAMPLEapiKEY0123456789")
+}
+
+// A server that fails is reported by name with its reason and its stderr
+// tail, which never holds a secret it was given.
+func TestRecordFailures(t *testing.T) {
+	dir := workspace(t)
+	token := fakeToken("t")
+	env := []string{"GUARDIAN_TEST_TOKEN=" + token}
+
+	r := guardian(t, dir, env, "record", "failing.json", "--timeout", "1s")
+	checkGolden(t, "record-failing.golden", r.transcript(), token)
+	if r.code != exitBad || r.stdout != "" {
+		t.Errorf("exit %d, stdout %q: want 2 and no document", r.code, r.stdout)
+	}
+
+	// --keep-going records the others, and still says the rest failed.
+	r = guardian(t, dir, env, "record", "failing.json", "--timeout", "1s", "--keep-going", "--json")
+	checkGolden(t, "record-failing.json.golden", r.stdout, token)
+	var rep recordReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if r.code != exitBad || rep.Status != statusFailed || rep.Document == nil {
+		t.Errorf("--keep-going: exit %d, status %q, document %v", r.code, rep.Status, rep.Document != nil)
+	}
+	def, err := definition.Parse(rep.Document)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := def.Record().MCPServers; len(s) != 1 || s[0].Name != "docs" {
+		t.Errorf("--keep-going recorded %+v", s)
+	}
+}
+
+// VS Code's ${input:...}, ${workspaceFolder}, envFile and cwd: resolved to
+// connect, recorded as written.
+func TestRecordVSCodeWorkspace(t *testing.T) {
+	dir := workspace(t)
+	token := fakeToken("v")
+	project := filepath.Join(dir, "project")
+	env := []string{"GUARDIAN_INPUT_TOOLS_FILE=../tools-v1.json", "GUARDIAN_INPUT_API_TOKEN=" + token}
+	r := guardian(t, project, env, "record", ".vscode/mcp.json", "--name", "workspace")
+	checkGolden(t, "record-vscode.golden", r.transcript(), token)
+	if strings.Contains(r.transcript(), dir) {
+		t.Errorf("output holds the workspace's absolute path")
+	}
+	if r.code != exitOK {
+		t.Fatalf("exit %d", r.code)
+	}
+	def, err := definition.Parse([]byte(r.stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers := def.Record().MCPServers
+	if len(servers) != 2 || servers[0].Command != "${workspaceFolder}/../toolserver" ||
+		!slices.Equal(servers[0].Args, []string{"-tools", "${input:tools-file}"}) || servers[1].Command != "../toolserver" {
+		t.Errorf("servers = %+v", servers)
+	}
+
+	// Run from elsewhere: the same document.
+	other := guardian(t, dir, env, "record", "project/.vscode/mcp.json", "--name", "workspace")
+	if other.code != exitOK || other.stdout != r.stdout {
+		t.Errorf("recorded from the parent directory: exit %d, same document %v\n%s", other.code, other.stdout == r.stdout, other.stderr)
+	}
+
+	// Unanswered inputs: exit 2, saying which variable answers each.
+	r = guardian(t, project, nil, "record", ".vscode/mcp.json")
+	if r.code != exitBad ||
+		!strings.Contains(r.stderr, ".vscode/mcp.json: /servers/docs/args/1: ${input:tools-file} has no value; set GUARDIAN_INPUT_TOOLS_FILE in guardian's environment") ||
+		!strings.Contains(r.stderr, "/servers/docs/env/API_TOKEN: ${input:api-token} has no value; set GUARDIAN_INPUT_API_TOKEN") {
+		t.Errorf("unset inputs: %+v", r)
+	}
+}
+
+func TestRecordNameClash(t *testing.T) {
+	dir := workspace(t)
+	r := guardian(t, dir, nil, "record", "clash.json")
+	if r.code != exitRefused || !strings.Contains(r.stderr, `clash.json: tool-name-duplicate ("fetch"): servers "docs" and "mirror" offer a tool of this name`) ||
+		!strings.Contains(r.stderr, "--prefix-tool-names") {
+		t.Errorf("clash: %+v", r)
+	}
+	r = guardian(t, dir, nil, "record", "clash.json", "--prefix-tool-names")
+	if r.code != exitOK || !strings.Contains(r.stdout, `"mirror_fetch": "mirror"`) || !strings.Contains(r.stderr, "10 tools from 2 servers") {
+		t.Errorf("--prefix-tool-names: %+v", r)
+	}
+}
+
+func TestRecordExclude(t *testing.T) {
+	dir := workspace(t)
+	r := guardian(t, dir, nil, "record", "mcp.json", "--exclude", "/mcpServers/0/args")
+	if r.code != exitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	def, err := definition.Parse([]byte(r.stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := def.Record()
+	if len(rec.MCPServers[0].Args) != 0 || !slices.Equal(rec.Extensions.Guardian.Exclude, []string{"/mcpServers/0/args"}) {
+		t.Errorf("excluded: %+v %v", rec.MCPServers, rec.Extensions.Guardian.Exclude)
+	}
+	r = guardian(t, dir, nil, "record", "mcp.json", "--exclude", "/mcpServers/3/url")
+	if r.code != exitBad || !strings.Contains(r.stderr, "exclude-not-found") {
+		t.Errorf("bad --exclude: %+v", r)
+	}
+}
