@@ -64,7 +64,7 @@ credential where it would be recorded) or a definition drifted; 2 on bad
 usage, a file that cannot be read or parsed, a server that cannot be
 loaded, or an interrupt.
 
-Examples:
+Example:
 
 	guardian record .vscode/mcp.json -o agent.json
 	guardian check .vscode/mcp.json --golden agent.json
