@@ -200,7 +200,7 @@ func recordSummary(rec *recording, out string, keepGoing bool) string {
 		b.WriteString("interrupted: servers stopped")
 	case failed > 0:
 		fmt.Fprintf(&b, "%d of %s failed", failed, plural(total, "server"))
-		if !keepGoing {
+		if !keepGoing && failed < total {
 			b.WriteString(" (--keep-going records the others)")
 		}
 	case rec.status != statusOK:

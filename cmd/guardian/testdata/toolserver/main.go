@@ -9,6 +9,7 @@
 //	toolserver -fail 3 -say TEXT                write TEXT ($VARS expanded) to stderr, exit 3
 //	toolserver -hang -pidfile F                 write the PID to F, then never answer
 //	toolserver -hang -stubborn                  never answer, and ignore stdin EOF and SIGTERM
+//	toolserver -tools tools.json -stubborn      serve, then outlive stdin EOF, ignoring SIGTERM
 //
 // Without -tools, it reads the file named by $TOOLSERVER_TOOLS, if set. With
 // -http or -sse and AUTH_WANT set in its environment, it answers 401 to any
@@ -26,6 +27,7 @@ import (
 	"os/signal"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -48,7 +50,7 @@ func main() {
 	fail := flag.Int("fail", 0, "exit at once with this status")
 	say := flag.String("say", "", "write this to stderr first, $VARS expanded from the environment")
 	hang := flag.Bool("hang", false, "read stdin and never answer; exit when stdin closes")
-	stubborn := flag.Bool("stubborn", false, "with -hang: ignore a closed stdin, SIGINT and SIGTERM too")
+	stubborn := flag.Bool("stubborn", false, "ignore a closed stdin, SIGINT and SIGTERM: only SIGKILL stops it")
 	pidfile := flag.String("pidfile", "", "write the process ID to this file")
 	flag.Parse()
 
@@ -63,15 +65,17 @@ func main() {
 	if *fail != 0 {
 		os.Exit(*fail)
 	}
+	if *stubborn {
+		// Only SIGKILL stops it: the client must escalate. (Ctrl-C in a
+		// terminal reaches the whole foreground process group: a server
+		// that died of it would prove nothing about how the client stops
+		// it.)
+		signal.Ignore(syscall.SIGINT, syscall.SIGTERM)
+	}
 	if *hang {
-		// Ctrl-C in a terminal goes to the whole foreground process
-		// group: a server that dies of it proves nothing about how the
-		// client stops it.
 		signal.Ignore(syscall.SIGINT)
 		if *stubborn {
-			// Only SIGKILL stops it: the client must escalate.
-			signal.Ignore(syscall.SIGTERM)
-			select {}
+			sleepForever()
 		}
 		buf := make([]byte, 4096)
 		for {
@@ -115,7 +119,11 @@ func main() {
 		addr, path = *sseAddr, "/sse"
 	}
 	if addr == "" {
-		if err := server.ServeStdio(s); err != nil {
+		err := server.ServeStdio(s)
+		if *stubborn {
+			sleepForever() // outlive the closed stdin
+		}
+		if err != nil {
 			fatal(err)
 		}
 		return
@@ -147,6 +155,14 @@ func main() {
 
 func answer(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return mcp.NewToolResultText("called " + req.Params.Name), nil
+}
+
+// sleepForever blocks for good, in a way the runtime does not take for a
+// deadlock.
+func sleepForever() {
+	for {
+		time.Sleep(time.Hour)
+	}
 }
 
 func fatal(err error) {
