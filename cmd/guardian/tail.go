@@ -131,7 +131,10 @@ type redactor struct {
 const minSecret = 6
 
 const (
-	redactedMark = "[redacted]"
+	// redactedMark stands for a removed value. It is a placeholder the
+	// secrets checks accept, so that the line it is in is judged on what
+	// is left.
+	redactedMark = "<redacted>"
 	withheldLine = "[line withheld: it may hold a credential]"
 )
 
@@ -168,7 +171,13 @@ func (r *redactor) clean(s string) string {
 			if aerr != nil || i < 0 || i >= len(words) {
 				return withheldLine
 			}
-			words[i] = redactedMark
+			// Keep the name of an assignment: what was set, not to what.
+			key, _, isAssign := strings.Cut(words[i], "=")
+			if isAssign && !strings.ContainsAny(key, ":/@") {
+				words[i] = key + "=" + redactedMark
+			} else {
+				words[i] = redactedMark
+			}
 		}
 		s = strings.Join(words, " ")
 	}
