@@ -146,7 +146,9 @@ func FuzzStderrTail(f *testing.F) {
 // gluedToWord reports whether a %s in format has a letter or digit
 // right before or after it.
 func gluedToWord(format string) bool {
-	alnum := func(c byte) bool { return c < utf8.RuneSelf && (unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c))) || c >= utf8.RuneSelf }
+	alnum := func(c byte) bool {
+		return c < utf8.RuneSelf && (unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c))) || c >= utf8.RuneSelf
+	}
 	for i := strings.Index(format, "%s"); i >= 0; {
 		if i > 0 && alnum(format[i-1]) || i+2 < len(format) && alnum(format[i+2]) {
 			return true
