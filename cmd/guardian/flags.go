@@ -42,7 +42,8 @@ func recordFlagsUsage(cmd, extra, nameDefault, excludeDefault string) string {
         the agent's name in the document (default: NAMEDEFAULT)
             guardian CMD .vscode/mcp.jsonEXTRA --name researcher
   --servers NAME,NAME
-        record only these servers of the config (default: all of them)
+        record only these servers of the config (default: all of them but
+        those it disables with "disabled": true)
             guardian CMD mcp.jsonEXTRA --servers github,memory
   --exclude POINTER
         leave an optional field out of the document, such as arguments that

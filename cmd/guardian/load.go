@@ -104,7 +104,11 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 	}
 	for _, s := range cfg.Servers {
 		r := serverReport{Name: s.Name, Transport: string(s.Transport), Status: serverOK}
-		if !slices.ContainsFunc(selected, func(x mcpconfig.Server) bool { return x.Name == s.Name }) {
+		switch {
+		case slices.ContainsFunc(selected, func(x mcpconfig.Server) bool { return x.Name == s.Name }):
+		case o.servers == nil:
+			r.Status, r.Reason = serverSkipped, "disabled in the config"
+		default:
 			r.Status, r.Reason = serverSkipped, "not in --servers"
 		}
 		rec.servers = append(rec.servers, r)
@@ -259,11 +263,18 @@ func configDirs(path string) (string, error) {
 	return base, nil
 }
 
-// selectServers returns the config's servers named in names (all when
-// names is nil), in config order.
+// selectServers returns the config's servers named in names, in config
+// order; when names is nil, all of them but those the config disables
+// ("disabled": true, as Cline, Roo Code and Windsurf write it).
 func selectServers(cfg *mcpconfig.Config, names []string) ([]mcpconfig.Server, error) {
 	if names == nil {
-		return cfg.Servers, nil
+		var out []mcpconfig.Server
+		for _, s := range cfg.Servers {
+			if !disabled(s) {
+				out = append(out, s)
+			}
+		}
+		return out, nil
 	}
 	var unknown []string
 	for _, n := range names {
@@ -285,6 +296,10 @@ func selectServers(cfg *mcpconfig.Config, names []string) ([]mcpconfig.Server, e
 		}
 	}
 	return out, nil
+}
+
+func disabled(s mcpconfig.Server) bool {
+	return string(s.Connection.Other["disabled"]) == "true"
 }
 
 // checkServer refuses, at pointers into the config, what the definition

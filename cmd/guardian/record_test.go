@@ -218,3 +218,26 @@ func TestRecordExclude(t *testing.T) {
 		t.Errorf("bad --exclude: %+v", r)
 	}
 }
+
+// A server the config disables is not recorded, unless --servers names it.
+func TestRecordDisabled(t *testing.T) {
+	dir := workspace(t)
+	config := `{"mcpServers": {
+  "docs": {"command": "./toolserver", "args": ["-tools", "tools-v1.json"]},
+  "off": {"command": "./toolserver", "args": ["-fail", "1"], "disabled": true}
+}}`
+	if err := os.WriteFile(filepath.Join(dir, "disabled.json"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := guardian(t, dir, nil, "record", "disabled.json", "--json")
+	var rep recordReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if r.code != exitOK || rep.Servers[1].Status != serverSkipped || rep.Servers[1].Reason != "disabled in the config" {
+		t.Errorf("disabled: exit %d, %+v", r.code, rep.Servers)
+	}
+	if r = guardian(t, dir, nil, "record", "disabled.json", "--servers", "docs,off"); r.code != exitBad || !strings.Contains(r.stderr, `server "off" failed`) {
+		t.Errorf("--servers off: %+v", r)
+	}
+}
