@@ -5,9 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/guardian-agent/guardian-go/definition"
 )
 
 // flagSets returns each new command's flag set, as its run function builds
@@ -148,6 +151,44 @@ func TestParseArgs(t *testing.T) {
 		}
 		if got := wantsJSON(tt.args); got != tt.json {
 			t.Errorf("wantsJSON(%q) = %v, want %v", tt.args, got, tt.json)
+		}
+	}
+}
+
+// docs/cli.md documents every flag, change kind, status and problem kind.
+func TestDocsCoverEverything(t *testing.T) {
+	data, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	var want []string
+	for _, fl := range flagSets() {
+		fl.VisitAll(func(f *flag.Flag) {
+			if len(f.Name) == 1 {
+				want = append(want, "`-"+f.Name+" ")
+			} else {
+				want = append(want, "--"+f.Name)
+			}
+		})
+	}
+	for _, k := range []definition.ChangeKind{
+		definition.AgentChanged, definition.ToolAdded, definition.ToolRemoved, definition.ToolRenamed,
+		definition.ToolDescription, definition.ToolTitle, definition.ToolInputSchema, definition.ToolOutputSchema,
+		definition.ToolAnnotations, definition.ToolDestructive, definition.ToolCode, definition.ToolServer,
+		definition.ServerAdded, definition.ServerRemoved, definition.ServerChanged, definition.SubAgentAdded,
+		definition.SubAgentRemoved, definition.ExclusionsChanged, definition.FormatVersionChanged,
+	} {
+		want = append(want, "`"+string(k)+"`")
+	}
+	for _, s := range []string{statusOK, statusDrift, statusRefused, statusInvalid, statusFailed, statusInterrupted, statusUsage,
+		"contains-secret", "cannot-record", "undescribed", kindInvalid, kindUnset, kindUnreadable, kindUsage,
+		serverOK, serverFailed, serverSkipped, inputEnvPrefix} {
+		want = append(want, "`"+s)
+	}
+	for _, w := range want {
+		if !strings.Contains(doc, w) {
+			t.Errorf("docs/cli.md does not mention %s", w)
 		}
 	}
 }
