@@ -180,19 +180,18 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 	if e.progress {
 		prog.w = e.stderr
 	}
-	loaded := loadTools(ctx, client, selected, o.timeout, prog)
+	loaded := loadTools(ctx, client, selected, o.timeout, prog, red)
 
 	var tools []definition.Tool
 	offeredBy := map[string][]string{}
 	for i, s := range selected {
 		l, r := loaded[i], report(s.Name)
 		if l.err != nil {
-			r.Status = serverFailed
-			r.Reason = failureReason(ctx, l.err, o.timeout, red)
+			r.Status, r.Reason = serverFailed, l.reason
 			if s.Transport == mcpconfig.Stdio {
 				r.Stderr = tail.Tail(s.Name, red)
 			}
-			if ctx.Err() != nil {
+			if l.interrupted {
 				rec.status = worse(rec.status, statusInterrupted)
 			} else {
 				rec.status = worse(rec.status, statusFailed)
@@ -536,13 +535,15 @@ func configPointer(cfg *mcpconfig.Config, p string) string {
 
 // loaded is one server's tools, or why there are none.
 type loaded struct {
-	tools []*mcpservers.Tool
-	err   error
+	tools       []*mcpservers.Tool
+	err         error
+	reason      string // why, for people, cleaned
+	interrupted bool   // guardian was interrupted while it loaded
 }
 
 // loadTools loads every server's tools at once, each bounded by timeout,
 // and returns them in the order of servers.
-func loadTools(ctx context.Context, client *mcpservers.Client, servers []mcpconfig.Server, timeout time.Duration, prog *progress) []loaded {
+func loadTools(ctx context.Context, client *mcpservers.Client, servers []mcpconfig.Server, timeout time.Duration, prog *progress, red *redactor) []loaded {
 	out := make([]loaded, len(servers))
 	var wg sync.WaitGroup
 	for i, s := range servers {
@@ -551,11 +552,15 @@ func loadTools(ctx context.Context, client *mcpservers.Client, servers []mcpconf
 			sctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
 			tools, err := client.Tools(sctx, s.Name)
-			out[i] = loaded{tools: tools, err: err}
 			if err != nil {
-				prog.printf("%s: failed: %s", strconv.Quote(s.Name), failureReason(ctx, err, timeout, nil))
+				// Judged now: a server that failed before an interrupt
+				// failed for its own reason.
+				l := loaded{err: err, interrupted: ctx.Err() != nil, reason: failureReason(ctx, err, timeout, red)}
+				out[i] = l
+				prog.printf("%s: failed: %s", strconv.Quote(s.Name), l.reason)
 				return
 			}
+			out[i] = loaded{tools: tools}
 			prog.printf("%s: %s", strconv.Quote(s.Name), plural(len(tools), "tool"))
 		})
 	}
@@ -576,9 +581,6 @@ func failureReason(ctx context.Context, err error, timeout time.Duration, red *r
 	var me *mcpservers.Error
 	if errors.As(err, &me) {
 		msg = strings.TrimPrefix(msg, "mcpservers: server "+strconv.Quote(me.Server)+": ")
-	}
-	if red == nil {
-		red = newRedactor(nil)
 	}
 	return red.clean(msg)
 }
