@@ -32,7 +32,7 @@ func flagSets() map[string]*flag.FlagSet {
 	chk.Bool("json", false, "")
 	sets["check"] = chk
 
-	for _, name := range []string{"diff", "validate"} {
+	for _, name := range []string{"diff", "validate", "scan"} {
 		fl := newFlagSet(name)
 		fl.Bool("json", false, "")
 		sets[name] = fl

@@ -239,3 +239,34 @@ func TestBinary(t *testing.T) {
 		t.Errorf("clean files: exit %d", code)
 	}
 }
+
+func TestScanJSON(t *testing.T) {
+	t.Chdir("../..")
+	args := []string{"scan", "testdata/configs/clean.json", "testdata/configs/dirty.json", "testdata/configs/malformed.json", "--json"}
+	stdout, stderr, code := runHere(t, args...)
+	if code != exitBad || stderr != "" {
+		t.Errorf("exit %d, stderr %q: want 2 (malformed beats dirty) and nothing on stderr", code, stderr)
+	}
+	assertNoRefusedValue(t, "testdata/configs/dirty.json", stdout)
+	const golden = "cmd/guardian/testdata/scan.json.golden"
+	if *update {
+		if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if stdout != string(want) {
+		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", golden, stdout)
+	}
+	// One file at a time: the statuses and exit codes of the plain scan.
+	for file, want := range map[string]int{"clean.json": exitOK, "dirty.json": exitRefused, "malformed.json": exitBad, "missing.json": exitBad} {
+		_, _, plain := runHere(t, "scan", "testdata/configs/"+file)
+		_, _, js := runHere(t, "scan", "--json", "testdata/configs/"+file)
+		if plain != want || js != want {
+			t.Errorf("%s: exit %d plain, %d with --json; want %d", file, plain, js, want)
+		}
+	}
+}

@@ -26,6 +26,13 @@ where POINTER is the JSON pointer of the value in FILE and RULE the rule
 that fired (docs/secrets.md lists them). The value itself is never printed.
 Env and headers are where credentials belong, so they are not reported.
 
+Flags:
+
+  --json
+        print one JSON report on stdout, with each file's servers and every
+        refusal and problem (docs/cli.md gives the shape); nothing on stderr
+            guardian scan .vscode/mcp.json --json
+
 Exit status: 0 when nothing is refused, 1 when something is, 2 when a file
 cannot be read or parsed (the message names the file, line and column).
 
@@ -35,23 +42,38 @@ Example:
 `
 
 func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	asJSON := wantsJSON(args)
 	fl := flag.NewFlagSet("scan", flag.ContinueOnError)
 	fl.SetOutput(stderr)
+	if asJSON {
+		fl.SetOutput(io.Discard)
+	}
 	fl.Usage = func() {} // printed below, to stdout when asked for
-	if err := fl.Parse(args); err != nil {
+	fl.Bool("json", false, "")
+	files, err := parseArgs(fl, args) // flags anywhere, as for the other commands
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, scanUsage)
 			return exitOK
 		}
+		if asJSON {
+			return usageFailure(&env{stdout: stdout, stderr: stderr}, "scan", true, err, scanUsage)
+		}
 		fmt.Fprint(stderr, "\n"+scanUsage)
 		return exitBad
 	}
-	if fl.NArg() == 0 {
+	if len(files) == 0 {
+		if asJSON {
+			return usageFailure(&env{stdout: stdout, stderr: stderr}, "scan", true, errors.New("no files given"), scanUsage)
+		}
 		fmt.Fprint(stderr, "guardian scan: no files given\n\n"+scanUsage)
 		return exitBad
 	}
+	if asJSON {
+		return scanJSON(ctx, files, stdout)
+	}
 	code := exitOK
-	for _, name := range fl.Args() {
+	for _, name := range files {
 		if err := ctx.Err(); err != nil {
 			fmt.Fprintf(stderr, "guardian scan: %v\n", err)
 			return exitBad
@@ -159,4 +181,72 @@ func them(n int) string {
 		return "it"
 	}
 	return "them"
+}
+
+// scanReport is scan's --json report.
+type scanReport struct {
+	header
+	Files []scannedFile `json:"files"`
+	// Problems are every file's refusals and problems, file by file.
+	Problems []problem `json:"problems"`
+}
+
+// scannedFile is one file scan read: how many servers it has, and how
+// many of its values are refused. Servers is 0 for a file that cannot be
+// read or parsed.
+type scannedFile struct {
+	File    string `json:"file"`
+	Status  string `json:"status"`
+	Servers int    `json:"servers"`
+	Refused int    `json:"refused"`
+}
+
+// scanJSON scans the files as runScan does, and writes the outcome as one
+// JSON report.
+func scanJSON(ctx context.Context, files []string, stdout io.Writer) int {
+	r := scanReport{Files: []scannedFile{}, Problems: []problem{}}
+	status := statusOK
+	for _, name := range files {
+		if ctx.Err() != nil {
+			status = worse(status, statusInterrupted)
+			break
+		}
+		f := scannedFile{File: name, Status: statusOK}
+		cfg, err := mcpconfig.ReadFile(name)
+		var ps []problem
+		if err != nil {
+			var refused bool
+			ps, refused = problemsOf(name, err)
+			f.Status = statusInvalid
+			if refused && !hasKind(ps, kindInvalid, kindUnreadable) {
+				f.Status = statusRefused
+			}
+		} else {
+			f.Servers = len(cfg.Servers)
+			for _, s := range cfg.Servers {
+				found := refusals.Join(
+					secrets.CheckCommand(refusals.Append(s.Pointer, "command"), s.Command),
+					secrets.CheckArgs(refusals.Append(s.Pointer, "args"), s.Args),
+					secrets.CheckURL(refusals.Append(s.Pointer, "url"), s.URL),
+				)
+				for _, x := range refusals.All(found) {
+					ps = append(ps, refusalProblem(name, x))
+				}
+			}
+			if len(ps) > 0 {
+				f.Status = statusRefused
+			}
+		}
+		for _, p := range ps {
+			if p.Kind != kindInvalid && p.Kind != kindUnreadable {
+				f.Refused++
+			}
+		}
+		r.Files = append(r.Files, f)
+		r.Problems = append(r.Problems, ps...)
+		status = worse(status, f.Status)
+	}
+	r.header = newHeader("scan", status)
+	writeJSON(stdout, r)
+	return r.ExitCode
 }
