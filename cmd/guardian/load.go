@@ -513,9 +513,24 @@ func envFileProblems(path string, s mcpconfig.Server, file string, err error) []
 	}
 	var me *mcpconfig.Error
 	if errors.As(err, &me) {
-		return []problem{{File: file, Line: me.Line, Column: me.Column, Kind: kindInvalid, Subject: s.Name, Message: me.Msg}}
+		return []problem{{File: displayPath(file), Line: me.Line, Column: me.Column, Kind: kindInvalid, Subject: s.Name,
+			Message: me.Msg + " (the envFile of server " + strconv.Quote(s.Name) + ")"}}
 	}
 	return []problem{{File: path, Pointer: ptr, Kind: kindInvalid, Subject: s.Name, Message: "the env file cannot be read"}}
+}
+
+// displayPath is path as people would write it from here: relative to the
+// working directory when it is below it.
+func displayPath(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return path
+	}
+	return rel
 }
 
 // configPointer turns a pointer mcpservers gives (/mcpServers/<name>/...)

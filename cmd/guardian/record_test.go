@@ -241,3 +241,47 @@ func TestRecordDisabled(t *testing.T) {
 		t.Errorf("--servers off: %+v", r)
 	}
 }
+
+// Configs that cannot be resolved or cannot work: exit 2, located in the
+// file that is wrong, nothing started.
+func TestRecordConfigProblems(t *testing.T) {
+	dir := workspace(t)
+	secret := fakeToken("e")
+	write := func(name, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("bad.env", "OK=1\nTOKEN "+secret+"\n")
+	write("envfiles.json", `{"mcpServers": {
+  "missing": {"command": "./toolserver", "envFile": "nowhere.env"},
+  "broken": {"command": "./toolserver", "envFile": "bad.env"}
+}}`)
+	write("scheme.json", `{"servers": {"ftp": {"type": "http", "url": "ftp://files.example.com/mcp"}}}`)
+	write("notjson.json", `{"mcpServers": {"a": {"command": "x" "args": []}}}`)
+	tests := []struct {
+		config string
+		want   []string
+	}{
+		{"envfiles.json", []string{
+			"envfiles.json: /mcpServers/missing/envFile: cannot read the env file: no such file or directory",
+			`bad.env:2:7: want '=' after the key (the envFile of server "broken")`,
+		}},
+		{"scheme.json", []string{"scheme.json: /servers/ftp/url: url-scheme"}},
+		{"notjson.json", []string{"notjson.json:1:38: /mcpServers/a: want ',' or '}'"}},
+		{"missing.json", []string{"missing.json: cannot read: no such file or directory"}},
+	}
+	for _, tt := range tests {
+		r := guardian(t, dir, nil, "record", tt.config)
+		assertNoSecret(t, r.stdout+r.stderr, secret)
+		if r.code != exitBad || r.stdout != "" {
+			t.Errorf("%s: exit %d, stdout %q", tt.config, r.code, r.stdout)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(r.stderr, w) {
+				t.Errorf("%s: stderr lacks %q:\n%s", tt.config, w, r.stderr)
+			}
+		}
+	}
+}

@@ -142,9 +142,10 @@ func problemsOf(file string, err error) (ps []problem, refused bool) {
 
 // String formats the problem on one line, as guardian scan does:
 //
-//	FILE:LINE:COLUMN: POINTER: RULE: MESSAGE; FIX
+//	FILE:LINE:COLUMN: POINTER: RULE ("SUBJECT"): MESSAGE; FIX
 //
-// leaving out what it does not have.
+// leaving out what it does not have, and the subject when the pointer
+// names it already.
 func (p problem) String() string {
 	var b strings.Builder
 	if p.File != "" {
@@ -163,7 +164,7 @@ func (p problem) String() string {
 		b.WriteString(": ")
 		b.WriteString(p.Rule)
 	}
-	if p.Subject != "" && !strings.Contains(p.Pointer, refusals.Pointer(p.Subject)) {
+	if p.Rule != "" && p.Subject != "" && !strings.Contains(p.Pointer, refusals.Pointer(p.Subject)) {
 		b.WriteString(" (")
 		b.WriteString(strconv.Quote(p.Subject))
 		b.WriteString(")")
