@@ -1,8 +1,8 @@
 // Package mcpconfig reads the MCP client config files people already have:
-// Claude Desktop, Cursor and Claude Code ({"mcpServers": {name: {...}}})
-// and VS Code ({"servers": {name: {"type": ...}}, "inputs": [...]}, or a
-// settings.json with {"mcp": {"servers": ...}}), comments and trailing
-// commas included.
+// Claude Desktop, Cursor, Claude Code, Windsurf and Cline
+// ({"mcpServers": {name: {...}}}) and VS Code ({"servers": {name:
+// {"type": ...}}, "inputs": [...]}, or a settings.json with {"mcp":
+// {"servers": ...}}), comments and trailing commas included.
 //
 // It is strict: malformed JSON, duplicate keys, invalid UTF-8, a field of
 // the wrong type or a server it cannot place on a transport is an *Error
