@@ -273,6 +273,9 @@ func TestCheckArgsRefuses(t *testing.T) {
 		{"base64 config", []string{"--config", b64(`{"apiKey":"b64-json-key-1","region":"us"}`)}, "", []string{"/args/1 credential-assignment"}},
 		{"base64 token", []string{b64("token: " + fake.github)}, "", []string{"/args/0 token/github"}},
 
+		{"base64 user:password bare", []string{"dXNlcjpwYXNzd29yZA=="}, "dXNlcjpwYXNzd29yZA", []string{"/args/0 auth-scheme"}},
+		{"double-escaped json", []string{`{\"apiKey\":\"esc-json-key-1\"}`}, "esc-json-key-1", []string{"/args/0 credential-assignment"}},
+
 		// Random key material as a bare argument.
 		{"bare random", []string{"server.js", fake.randomKey}, fake.randomKey, []string{"/args/1 high-entropy"}},
 		{"base64 key bare", []string{"Zx8/Qm3+Vt7kLp2Rw9Yb4Nc6Hd1Jf5Gs0Ta"}, "Zx8/Qm3+Vt7kLp2Rw9Yb", []string{"/args/0 high-entropy"}},
