@@ -28,6 +28,7 @@ func CheckURL(pointer, rawURL string) error {
 	}
 	scanTokens(rawURL, f.add)
 	scanAuthSchemes(rawURL, f.add)
+	scanBase64(rawURL, f.add) // ?config=<base64 JSON with the key in it>
 	var errs []error
 	f.flush(pointer, &errs)
 	return refusals.Join(errs...)

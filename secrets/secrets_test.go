@@ -406,6 +406,7 @@ func TestCheckURL(t *testing.T) {
 		{"https://x.example.com/\x00?token=nul-after\x00", "nul-after", "url-query-credential"},
 		{"jdbc:sqlserver://db:1433;password=jdbcpw12", "jdbcpw12", "url-query-credential"},
 		{fake.slackWebhook, fake.slackWebhook[33:], "token/slack-webhook"},
+		{"https://server.smithery.ai/@org/server/mcp?config=" + b64(`{"apiKey":"smithery-cfg-key-1"}`) + "&profile=x", "smithery-cfg-key-1", "credential-assignment"},
 	}
 	for _, tt := range tests {
 		err := secrets.CheckURL("/mcpServers/x/url", tt.url)
