@@ -358,6 +358,7 @@ func TestCheckArgsAccepts(t *testing.T) {
 		{"package scopes", []string{"@scope/pkg@1.2.3", "github.com/org/repo@v1.2.3", "node:20@sha256:" + fit("0123456789abcdef", 64)}},
 		{"urls with paths", []string{"https://storage.googleapis.com/bucket/file.txt", "s3://bucket/key/path", "file:///Users/me/x.db", "git+https://github.com/org/repo.git#egg=x&subdirectory=y"}},
 		{"java property", []string{"-Dlog.level=debug", "-Dserver.port=8080", "--set", "image.tag=1.2.3"}},
+		{"header-like prose", []string{"--title", "Token: overview of the API", "--description", "Password: see the vault. Key: none needed"}},
 		{"bare scheme words", []string{"-H", "Authorization: Bearer", "Basic auth is off"}},
 		{"numbers", []string{"12345678901234567890123456789012345678901234567890"}},
 		{"base64 without digits", []string{"--system", "VGhpcyBpcyBhIHRlc3Q="}},
