@@ -354,6 +354,7 @@ func TestCheckArgsAccepts(t *testing.T) {
 		{"secret managers", []string{"--token", "op://vault/github/token", "--password", "arn:aws:secretsmanager:us-east-1:123456789012:secret:db"}},
 		{"docker buildx secret", []string{"--secret", "id=npmrc,src=/Users/me/.npmrc"}},
 		{"sk- prose", []string{"sk-learn-style-model-name"}},
+		{"well-known ids", []string{"1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms", "1AbCdEfGhIjKlMnOpQrStUvWxYz012345", "QmXoypizjW3WknFiJnKLwHCnL72vedxjQkDDP1mXWo6uco"}},
 		{"camel case identifier", []string{"MyLongComponentName2024ForTestingPurposes"}},
 		{"package scopes", []string{"@scope/pkg@1.2.3", "github.com/org/repo@v1.2.3", "node:20@sha256:" + fit("0123456789abcdef", 64)}},
 		{"urls with paths", []string{"https://storage.googleapis.com/bucket/file.txt", "s3://bucket/key/path", "file:///Users/me/x.db", "git+https://github.com/org/repo.git#egg=x&subdirectory=y"}},
