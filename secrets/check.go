@@ -17,17 +17,18 @@ func CheckURL(pointer, rawURL string) error {
 	var f findings
 	if k := strings.Index(rawURL, "://"); k >= 0 {
 		// The whole string is the URL: spaces and NULs in it do not end it.
-		checkURL(rawURL[:k], rawURL[k+3:], f.add)
+		checkURL(rawURL[:k], rawURL[k+3:], true, f.add)
 		scanURLs(rawURL, f.add)
 	} else if strings.HasPrefix(rawURL, "jdbc:") {
 		scanURLs(rawURL, f.add)
 	} else {
 		// No scheme: read it as authority and the rest, so that
 		// user:pass@host/db is not waved through.
-		checkURL("", rawURL, f.add)
+		checkURL("", rawURL, true, f.add)
 	}
 	scanTokens(rawURL, f.add)
 	scanAuthSchemes(rawURL, f.add)
+	scanBase64(rawURL, f.add) // ?config=<base64 JSON with the key in it>
 	var errs []error
 	f.flush(pointer, &errs)
 	return refusals.Join(errs...)
@@ -81,7 +82,7 @@ func (f *findings) any() bool       { return f.bits[0]|f.bits[1] != 0 }
 // refusal.
 var generic = [...]rule{
 	ruleCredentialFlag, ruleCredentialAssignment, ruleHeaderCredential, ruleAuthScheme,
-	ruleHighEntropy, ruleURLUserToken, ruleURLQueryCredential,
+	ruleHighEntropy, ruleURLUserToken, ruleURLQueryCredential, ruleURLPathSecret,
 }
 
 func (f *findings) flush(pointer string, errs *[]error) {
@@ -117,20 +118,22 @@ func wholeScans(s string, f *findings) {
 	scanURLs(s, f.add)
 	scanAssignments(s, f.add)
 	scanAuthSchemes(s, f.add)
+	scanBase64(s, f.add)
 }
 
 // pending is what the previous word left for this one.
 type pending uint8
 
 const (
-	pendNone       pending = iota
-	pendFlagValue          // a non-credential flag: this word may be its value
-	pendCredential         // a credential flag: this word is the credential
-	pendHeader             // a header flag: this word is a header
-	pendHeaderVal          // a credential header's name alone: this word is its value
-	pendPassword           // a program's password flag (sshpass -p)
-	pendOpenSSL            // openssl -passin: pass:SECRET
-	pendUserPass           // curl -u: user:password
+	pendNone          pending = iota
+	pendFlagValue             // a non-credential flag: this word may be its value
+	pendCredential            // a credential flag: this word is the credential
+	pendHeader                // a header flag: this word is a header
+	pendHeaderVal             // a credential header's name alone: this word is its value
+	pendPassword              // a program's password flag (sshpass -p)
+	pendOpenSSL               // openssl -passin: pass:SECRET
+	pendUserPass              // curl -u: user:password
+	pendUserPassGuess         // -u or --user with no program known: user:password, judged strictly
 )
 
 // seq carries what one word tells about the next, through a list of
@@ -140,6 +143,10 @@ type seq struct {
 	strength strength // of the pending credential flag or header name
 	prog     program
 	login    bool // "login" seen after a registry program
+	// inner: the words of one argument (a shell line, or prose). There a
+	// word ending in ':' is read as a header name only after a header
+	// flag, since prose has "Token: …" too.
+	inner bool
 }
 
 // arg checks one argument: the whole-string scans, then the argument as a
@@ -148,13 +155,15 @@ type seq struct {
 func (s *seq) arg(a string, f *findings) {
 	wholeScans(a, f)
 	if strings.ContainsAny(a, " \t\n") {
-		if name, value, ok := splitHeader(a); ok {
+		// "Name: value" as a whole argument is a header, unless it is
+		// the value of an ordinary flag (--title "Token: overview").
+		if name, value, ok := splitHeader(a); ok && s.pend != pendFlagValue {
 			if headerSecret(headerStrength(name), value) {
 				f.add(ruleHeaderCredential)
 			}
 		}
 		s.value(a, f) // the whole argument may still be a pending value
-		inner := seq{prog: s.prog, login: s.login}
+		inner := seq{prog: s.prog, login: s.login, inner: true}
 		inner.words(a, f)
 		return
 	}
@@ -226,10 +235,15 @@ func (s *seq) value(w string, f *findings) bool {
 			} else if headerSecret(hs, v) {
 				f.add(ruleHeaderCredential)
 			}
-		} else if hs := headerStrength(w); hs != notSecret && !strings.ContainsAny(w, "=") {
+		} else if hs := headerStrength(w); hs != notSecret && !strings.ContainsAny(w, "= ") {
 			s.pend, s.strength = pendHeaderVal, hs // --header Authorization "Bearer …"
+		} else if authSchemeValue(w) {
+			f.add(ruleHeaderCredential) // --header "Bearer …": the value alone
 		}
 	case pendHeaderVal:
+		if isFlagWord(w) {
+			return false
+		}
 		if headerSecret(st, w) {
 			f.add(ruleHeaderCredential)
 		}
@@ -248,6 +262,15 @@ func (s *seq) value(w string, f *findings) bool {
 		if userPassword(w) {
 			f.add(ruleCredentialFlag)
 		}
+	case pendUserPassGuess:
+		if isFlagWord(w) {
+			return false
+		}
+		// Without the program's name, -u may be docker's user:group: only
+		// a password that is neither a number nor a plain name counts.
+		if c := strings.IndexByte(w, ':'); c > 0 && userPassword(w) && !identifierLike(w[c+1:]) {
+			f.add(ruleCredentialFlag)
+		}
 	}
 	return true
 }
@@ -264,13 +287,13 @@ func (s *seq) word(w string, f *findings) {
 	if s.value(w, f) {
 		return
 	}
-	if name, v, ok := splitHeader(w); ok && v == "" {
+	if name, v, ok := splitHeader(w); ok && v == "" && !s.inner {
 		// "Authorization:" alone, its value in the next word.
 		if hs := headerStrength(name); hs != notSecret {
 			s.pend, s.strength = pendHeaderVal, hs
 			return
 		}
-	} else if ok {
+	} else if ok && v != "" {
 		if headerSecret(headerStrength(name), v) {
 			f.add(ruleHeaderCredential)
 		}
@@ -297,8 +320,12 @@ func (s *seq) word(w string, f *findings) {
 			f.add(ruleCredentialFlag)
 			return
 		}
-		if s.prog == progCurl && name == "u" {
+		if name == "u" && s.prog == progCurl {
 			s.pend = pendUserPass
+			return
+		}
+		if name == "u" && s.prog == progNone {
+			s.pend = pendUserPassGuess // curl -u user:pw, when the command is not seen
 			return
 		}
 		if s.prog == progSMB && name[0] == 'U' {
@@ -327,6 +354,10 @@ func (s *seq) word(w string, f *findings) {
 		} else {
 			s.pend = pendOpenSSL
 		}
+		return
+	}
+	if (name == "user" || name == "proxy-user") && s.prog == progNone && !hasVal {
+		s.pend = pendUserPassGuess
 		return
 	}
 	if s.prog == progCurl && (name == "user" || name == "proxy-user") {

@@ -8,8 +8,8 @@ const (
 	// notSecret: the name does not name a credential, or names where one
 	// lives (--token-file) or how auth works (--auth-type).
 	notSecret strength = iota
-	// weak: the name may name a credential (--key, --auth, ?sig is not one
-	// of these): only a random-looking value is refused.
+	// weak: the name may name a credential (--session, --hmac, --otp):
+	// only a random-looking value is refused.
 	weak
 	// strong: the name names a credential (--password, API_KEY): any
 	// literal value is refused.
@@ -17,6 +17,14 @@ const (
 	// authorization: the value is an Authorization header value, a scheme
 	// and a credential ("Bearer …").
 	authorization
+	// keyAlone: a name ending in "key" (--key, OPENAI_KEY): a credential
+	// unless the value is a plain identifier (?key=name, --sort-key
+	// created_at) or a path (--key server.key).
+	keyAlone
+	// authName: a name ending in "auth" (--auth, REDISCLI_AUTH,
+	// --basic-auth): a credential unless the value names a method or a
+	// provider (oauth, basic, none, github).
+	authName
 )
 
 // maxName bounds the part of a name that is classified; longer names are
@@ -107,8 +115,7 @@ var descriptorWords = map[string]bool{
 	"storage": true, "manager": true, "vault": true, "backend": true, "exchange": true,
 	"refresh": true, "generation": true, "validation": true, "verification": true, "flow": true,
 	"grant": true, "request": true, "response": true, "callback": true, "redirect": true, "text": true,
-	"list": true, "keys": true, "tokens": true, "secrets": true,
-	"passwords": true, "ring": true, "chain": true,
+	"list": true, "tokens": true, "secrets": true, "ring": true, "chain": true,
 }
 
 // Leading words that make a flag a switch about credentials, not one that
@@ -128,7 +135,8 @@ var notCredentialSuffixes = []string{
 	"starttoken", "endtoken", "stoptoken", "specialtoken", "canceltoken", "cancellationtoken",
 	"idempotencytoken", "primarykey", "foreignkey", "sortkey", "partitionkey", "cachekey",
 	"hotkey", "shortcutkey", "routingkey", "shardkey", "hashkey", "rangekey", "dedupkey", "groupkey",
-	"lookupkey", "objectkey", "s3key", "monkey", "turnkey",
+	"lookupkey", "objectkey", "s3key", "monkey", "turnkey", "publickey", "pubkey", "sitekey",
+	"filekey", "projectkey", "issuekey", "idempotencykey", "rowkey", "tablekey", "indexkey",
 }
 
 // Joined names ending in these name a credential.
@@ -139,7 +147,8 @@ var strongSuffixes = []string{
 	"sessionkey", "sharedkey", "appkey", "consumerkey", "writekey", "ingestkey", "ingestionkey",
 	"managementkey", "authkey", "authenticationkey", "secretaccesskey", "sharedaccesskey",
 	"sharedaccesssignature", "credential", "credentials", "authorization", "bearer",
-	"storepass", "keypass",
+	"storepass", "keypass", "apikeys", "apitokens", "authtokens", "accesstokens", "passwords",
+	"cookie", "cookies",
 }
 
 // Whole last words that name a credential (too short to match as a suffix).
@@ -147,7 +156,7 @@ var strongLastWords = map[string]bool{"pass": true, "pat": true, "cred": true, "
 
 // Whole last words that may name a credential: only a random value counts.
 var weakLastWords = map[string]bool{
-	"auth": true, "sig": true, "signature": true, "cookie": true, "session": true, "key": true,
+	"sig": true, "signature": true, "session": true,
 	"hmac": true, "salt": true, "otp": true,
 }
 
@@ -194,7 +203,16 @@ func (w *nameWords) classify() strength {
 			return strong
 		}
 	}
-	if weakLastWords[string(last)] || hasSuffix(joined, "key") || hasSuffix(joined, "auth") {
+	if hasSuffix(joined, "key") {
+		// --key, KEY=, OPENAI_KEY=, --ssh-key: a key, unless the value is
+		// a plain identifier (a lookup key, a sort key) or a key file's
+		// path.
+		return keyAlone
+	}
+	if hasSuffix(joined, "auth") {
+		return authName
+	}
+	if weakLastWords[string(last)] {
 		return weak
 	}
 	// One-word compounds ending in a descriptor (TOKENFILE, apikeyenv)

@@ -1,8 +1,10 @@
 package secrets_test
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -252,6 +254,28 @@ func TestCheckArgsRefuses(t *testing.T) {
 		{"flag and value in one argument", []string{"--api-key abc123"}, "abc123", []string{"/args/0 credential-flag"}},
 		{"curl line", []string{"-c", "curl -H 'X-Api-Key: shellkey1' https://x.example.com"}, "shellkey1", []string{"/args/1 header-credential"}},
 
+		// Found on real launch lines.
+		{"smithery key", []string{"-y", "@smithery/cli@latest", "run", "@org/server", "--key", "550e8400-e29b-41d4-a716-446655440000"}, "550e8400-e29b-41d4", []string{"/args/5 credential-flag"}},
+		{"--key short", []string{"--key", "abc123"}, "abc123", []string{"/args/1 credential-flag"}},
+		{"--cookie", []string{"--cookie", "session=abc"}, "session=abc", []string{"/args/1 credential-flag"}},
+		{"--api-keys", []string{"--api-keys", "k1-abc,k2-def"}, "k1-abc,k2-def", []string{"/args/1 credential-flag"}},
+		{"redis auth env", []string{"REDISCLI_AUTH=myredispw"}, "myredispw", []string{"/args/0 credential-assignment"}},
+		{"neo4j auth", []string{"-e", "NEO4J_AUTH=neo4j/s3cretpw"}, "s3cretpw", []string{"/args/1 credential-assignment"}},
+		{"--auth token", []string{"--auth", "abc123"}, "abc123", []string{"/args/1 credential-flag"}},
+		{"go mysql dsn", []string{"--dsn", "app:g0dsnpass@tcp(127.0.0.1:3306)/app"}, "g0dsnpass", []string{"/args/1 url-password"}},
+		{"auth header flag", []string{"--auth-header", "Bearer abcDEF123ghi456"}, "abcDEF123ghi456", []string{"/args/1 auth-scheme"}},
+		{"header value alone", []string{"--header", "Bearer abcDEF123ghi456"}, "abcDEF123ghi456", []string{"/args/1 header-credential"}},
+		{"key in url path", []string{"https://mcp.example.com/api/mcp/s/" + fake.randomKey + "/mcp"}, fake.randomKey, []string{"/args/0 url-path-secret"}},
+		{"sentry dsn", []string{"--sentry-dsn", "https://" + fit("0123456789abcdef", 32) + "@o123.ingest.sentry.io/456"}, "0123456789abcdef", []string{"/args/1 url-user-token"}},
+
+		// Credentials inside a base64 blob.
+		{"base64 service account", []string{"--credentials-b64", b64(`{"type":"service_account","private_key":"` + fake.pem + `"}`)}, "", []string{"/args/1 private-key"}},
+		{"base64 config", []string{"--config", b64(`{"apiKey":"b64-json-key-1","region":"us"}`)}, "", []string{"/args/1 credential-assignment"}},
+		{"base64 token", []string{b64("token: " + fake.github)}, "", []string{"/args/0 token/github"}},
+
+		{"base64 user:password bare", []string{"dXNlcjpwYXNzd29yZA=="}, "dXNlcjpwYXNzd29yZA", []string{"/args/0 auth-scheme"}},
+		{"double-escaped json", []string{`{\"apiKey\":\"esc-json-key-1\"}`}, "esc-json-key-1", []string{"/args/0 credential-assignment"}},
+
 		// Random key material as a bare argument.
 		{"bare random", []string{"server.js", fake.randomKey}, fake.randomKey, []string{"/args/1 high-entropy"}},
 		{"base64 key bare", []string{"Zx8/Qm3+Vt7kLp2Rw9Yb4Nc6Hd1Jf5Gs0Ta"}, "Zx8/Qm3+Vt7kLp2Rw9Yb", []string{"/args/0 high-entropy"}},
@@ -271,6 +295,8 @@ func TestCheckArgsRefuses(t *testing.T) {
 		})
 	}
 }
+
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 
 func rep10() []string {
 	out := make([]string, 10)
@@ -315,7 +341,7 @@ func TestCheckArgsAccepts(t *testing.T) {
 		{"credential flag followed by a flag", []string{"--api-key", "--verbose", "--password", "--port", "1"}},
 		{"credential-ish words", []string{"--keyring", "login", "--keyword", "foo", "--token-limit", "5", "--max-tokens", "5", "--passthrough", "--bypass", "x"}},
 		{"pagination", []string{"--page-token", "CAESIQDx" + fit("Ab3dEf6h9", 30), "--next-token", "abc"}},
-		{"ids and keys that are names", []string{"--client-id", "my-app", "--key-id", "k1", "--access-key-id", "id", "--cache-key", "v2-deps", "--sort-key", "created_at", "--key", "user-name", "--key", "my-project-key-2024"}},
+		{"ids and keys that are names", []string{"--client-id", "my-app", "--key-id", "k1", "--access-key-id", "id", "--cache-key", "v2-deps", "--sort-key", "created_at"}},
 		{"flag values that are identifiers", []string{"--spreadsheet-id", "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms", "--document", "1A2b3C4d5E6f7G8h9I0jKlMnOpQrStUvWxYz"}},
 		{"ordinary queries", []string{"https://api.example.com/v1/search?q=token&page=2&sort=key&keyword=password", "https://example.com/?key=name", "https://x.example.com/a?max_tokens=100&token_type=bearer&page_token=abc&response_type=token&client_id=app"}},
 		{"assignments that are not credentials", []string{"PORT=8080", "NODE_ENV=production", "LOG_LEVEL=info", "AWS_REGION=us-east-1", "NODE_OPTIONS=--max-old-space-size=4096", "PWD=/home/me", "PASSWORD_FILE=/run/secrets/pw"}},
@@ -328,13 +354,21 @@ func TestCheckArgsAccepts(t *testing.T) {
 		{"secret managers", []string{"--token", "op://vault/github/token", "--password", "arn:aws:secretsmanager:us-east-1:123456789012:secret:db"}},
 		{"docker buildx secret", []string{"--secret", "id=npmrc,src=/Users/me/.npmrc"}},
 		{"sk- prose", []string{"sk-learn-style-model-name"}},
+		{"well-known ids", []string{"1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms", "1AbCdEfGhIjKlMnOpQrStUvWxYz012345", "QmXoypizjW3WknFiJnKLwHCnL72vedxjQkDDP1mXWo6uco"}},
 		{"camel case identifier", []string{"MyLongComponentName2024ForTestingPurposes"}},
 		{"package scopes", []string{"@scope/pkg@1.2.3", "github.com/org/repo@v1.2.3", "node:20@sha256:" + fit("0123456789abcdef", 64)}},
 		{"urls with paths", []string{"https://storage.googleapis.com/bucket/file.txt", "s3://bucket/key/path", "file:///Users/me/x.db", "git+https://github.com/org/repo.git#egg=x&subdirectory=y"}},
 		{"java property", []string{"-Dlog.level=debug", "-Dserver.port=8080", "--set", "image.tag=1.2.3"}},
+		{"header-like prose", []string{"--title", "Token: overview of the API", "--description", "Password: see the vault. Key: none needed"}},
 		{"bare scheme words", []string{"-H", "Authorization: Bearer", "Basic auth is off"}},
 		{"numbers", []string{"12345678901234567890123456789012345678901234567890"}},
 		{"base64 without digits", []string{"--system", "VGhpcyBpcyBhIHRlc3Q="}},
+		{"header-naming flags", []string{"--api-key-header", "X-Api-Key", "--port", "8080", "--auth-header-name", "Authorization"}},
+		{"public keys", []string{"--public-key", "ssh-ed25519", "AAAAC3NzaC1lZDI1NTE5AAAAIGb9ExampleFakePublicKey0123456789abcdefGHIJ", "me@host"}},
+		{"keys that are ids", []string{"--file-key", "AbC123dEf456GhI789jKl0", "--issue-key", "PROJ-123", "--idempotency-key", "7d9f0a2b-req", "--site-key", "6LcExampleSiteKey0123456789abcdefGHIJKLMN"}},
+		{"ids in url paths", []string{"https://mcp.pipedream.net/550e8400-e29b-41d4-a716-446655440000/gmail", "https://api.notion.com/v1/pages/0123456789abcdef0123456789abcdef", "https://example.com/docs/getting-started/installation-guide"}},
+		{"auth methods", []string{"--auth", "oauth", "--auth", "github", "--auth=none", "NEO4J_AUTH=none", "--basic-auth", "false", "--oauth", "true", "--auth", "service-account"}},
+		{"key lookup words", []string{"--key", "user-name", "--key", "my-project-key-2024", "--key", "./server.key", "--key", "name"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -374,6 +408,7 @@ func TestCheckURL(t *testing.T) {
 		{"https://x.example.com/\x00?token=nul-after\x00", "nul-after", "url-query-credential"},
 		{"jdbc:sqlserver://db:1433;password=jdbcpw12", "jdbcpw12", "url-query-credential"},
 		{fake.slackWebhook, fake.slackWebhook[33:], "token/slack-webhook"},
+		{"https://server.smithery.ai/@org/server/mcp?config=" + b64(`{"apiKey":"smithery-cfg-key-1"}`) + "&profile=x", "smithery-cfg-key-1", "credential-assignment"},
 	}
 	for _, tt := range tests {
 		err := secrets.CheckURL("/mcpServers/x/url", tt.url)
@@ -440,13 +475,13 @@ func TestCheckCommand(t *testing.T) {
 
 // Hostile input: no panic, and a secret planted anywhere is still refused.
 func TestHostileInput(t *testing.T) {
-	big := strings.Repeat("a=b&c://d@e:f;", 1<<16)
+	big := strings.Repeat("a=b&c://d@e:f;", 1<<14)
 	inputs := []string{
 		"", "\x00", "\xff\xfe", "://", "://@", "a://:@", "https://", "https://@", "https://:@/", "?", "#", "=",
 		"${", "${}", "${:-", "$", "%", "%%", "{{", "}}", "-", "--", "---", "-=", "--=", "\"", "'", `"a`, "Authorization:",
-		"-----BEGIN ", "eyJ", "eyJ.eyJ.", strings.Repeat("-", 1<<20), strings.Repeat("=", 1<<20), strings.Repeat("a", 1<<20),
-		strings.Repeat("://", 1<<18), strings.Repeat(`"k":"`, 1<<17), strings.Repeat(" : ", 1<<17), big,
-		strings.Repeat("${", 1<<17), strings.Repeat("Bearer ", 1<<16),
+		"-----BEGIN ", "eyJ", "eyJ.eyJ.", strings.Repeat("-", 1<<18), strings.Repeat("=", 1<<18), strings.Repeat("a", 1<<18),
+		strings.Repeat("://", 1<<16), strings.Repeat(`"k":"`, 1<<15), strings.Repeat(" : ", 1<<15), big,
+		strings.Repeat("${", 1<<15), strings.Repeat("Bearer ", 1<<14),
 	}
 	for _, in := range inputs {
 		_ = secrets.CheckURL("/u", in)
@@ -494,5 +529,21 @@ func TestRulesAreStableAndUnique(t *testing.T) {
 	rules[0].ID = "changed"
 	if secrets.Rules()[0].ID == "changed" {
 		t.Error("Rules returns shared state")
+	}
+}
+
+// Every rule ID is documented for users (docs/secrets.md) and in the
+// package doc.
+func TestRulesDocumented(t *testing.T) {
+	for _, file := range []string{"../docs/secrets.md", "doc.go"} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range secrets.Rules() {
+			if !strings.Contains(string(b), "`"+r.ID+"`") && !strings.Contains(string(b), "- "+r.ID+":") {
+				t.Errorf("%s does not document rule %s", file, r.ID)
+			}
+		}
 	}
 }

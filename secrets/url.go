@@ -44,7 +44,7 @@ func scanURLs(s string, found func(rule)) {
 		for end < limit && !urlStop(s[end]) {
 			end++
 		}
-		checkURL(s[start:k], s[off:end], found)
+		checkURL(s[start:k], s[off:end], false, found)
 	}
 	for _, p := range [...]string{"jdbc:oracle:", "JDBC:ORACLE:"} {
 		if i := strings.Index(s, p); i >= 0 {
@@ -64,8 +64,10 @@ func urlStop(c byte) bool {
 	return false
 }
 
-// checkURL judges one URL: scheme and the rest after "://".
-func checkURL(scheme, rest string, found func(rule)) {
+// checkURL judges one URL: scheme and the rest after "://". server says
+// the URL is an MCP server's own (CheckURL's); a URL inside an argument is
+// judged as one only if it looks like an MCP endpoint, for the path rule.
+func checkURL(scheme, rest string, server bool, found func(rule)) {
 	if strings.EqualFold(scheme, "file") {
 		return
 	}
@@ -94,6 +96,13 @@ func checkURL(scheme, rest string, found func(rule)) {
 	tail := rest[authEnd:]
 	// JDBC and matrix-style parameters: ;user=sa;password=x before the query.
 	q := strings.IndexAny(tail, "?#")
+	path := tail
+	if q >= 0 {
+		path = tail[:q]
+	}
+	if server || mcpEndpoint(rest[:authEnd+len(path)]) {
+		checkPath(path, found)
+	}
 	paramsEnd := len(rest)
 	if q >= 0 {
 		paramsEnd = authEnd + q
@@ -265,6 +274,12 @@ func schemelessUserinfo(w string) bool {
 		return false
 	}
 	host := w[at+1:]
+	// Go's MySQL driver: user:password@tcp(host:port)/db, @unix(/path).
+	for _, p := range [...]string{"tcp(", "tcp6(", "unix("} {
+		if strings.HasPrefix(host, p) {
+			return urlPasswordSecret(pw)
+		}
+	}
 	if j := strings.IndexAny(host, ":/"); j >= 0 {
 		if host[j] == ':' && !portLike(strings.SplitN(host[j+1:], "/", 2)[0]) {
 			return false
@@ -283,4 +298,44 @@ func schemelessUserinfo(w string) bool {
 		return false
 	}
 	return urlPasswordSecret(pw)
+}
+
+// mcpEndpoint: the host or path names MCP or SSE, as the endpoints that
+// carry keys in their paths do (mcp.example.com, /api/mcp/s/<key>/mcp).
+// Other URLs in arguments (a document's, a repository's) have long IDs in
+// their paths that are not credentials.
+func mcpEndpoint(hostPath string) bool {
+	return indexFold(hostPath, "mcp") >= 0 || indexFold(hostPath, "sse") >= 0
+}
+
+// checkPath: hosted MCP endpoints that put the caller's key in the path
+// (https://host/api/mcp/s/<key>/mcp). Only a segment that passes the strict
+// bare-value test counts: IDs in hex, UUIDs and words never do.
+func checkPath(path string, found func(rule)) {
+	for path != "" {
+		var seg string
+		if j := strings.IndexByte(path, '/'); j >= 0 {
+			seg, path = path[:j], path[j+1:]
+		} else {
+			seg, path = path, ""
+		}
+		if j := strings.IndexByte(seg, ';'); j >= 0 {
+			seg = seg[:j]
+		}
+		if bareRandom(seg) {
+			found(ruleURLPathSecret)
+			return
+		}
+	}
+}
+
+// indexFold is strings.Index ignoring ASCII case, for short needles.
+func indexFold(s, needle string) int {
+	n := len(needle)
+	for i := 0; i+n <= len(s); i++ {
+		if strings.EqualFold(s[i:i+n], needle) {
+			return i
+		}
+	}
+	return -1
 }

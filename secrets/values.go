@@ -302,10 +302,13 @@ func bareRandom(v string) bool {
 	if len(v) < 32 || len(v) > 1024 {
 		return false
 	}
-	for _, p := range digestPrefixes {
+	for _, p := range notKeyPrefixes {
 		if hasPrefixFold(v, p) {
 			return false
 		}
+	}
+	if wellKnownID(v) {
+		return false
 	}
 	var upper, lower, digits, transitions, seps, longest, run int
 	hex := true
@@ -383,7 +386,9 @@ func wordLike(v string) bool {
 	return covered*10 >= len(v)*4
 }
 
-var digestPrefixes = []string{"sha1-", "sha256-", "sha384-", "sha512-", "sha256:", "sha512:", "md5-", "blake3:"}
+// notKeyPrefixes start long random-looking strings that are not secrets:
+// integrity digests, and SSH public keys (base64 of "\0\0\0\x0bssh-…").
+var notKeyPrefixes = []string{"sha1-", "sha256-", "sha384-", "sha512-", "sha256:", "sha512:", "md5-", "blake3:", "AAAA"}
 
 // entropy is the Shannon entropy of s in bits per byte, over at most its
 // first 256 bytes.
@@ -437,10 +442,19 @@ func hasSuffixFold(s, suffix string) bool {
 	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
+// maxValue bounds how much of a value is judged.
+const maxValue = 512
+
 // literalSecret decides a value given to a name of strength st: whether a
 // definition recording it would record a credential. The caller has
 // already scanned the value for tokens and URLs.
 func literalSecret(st strength, v string) bool {
+	if len(v) > maxValue {
+		// Judged by its start: a value this long after a credential name
+		// is refused or accepted by what it begins with, and judging it
+		// whole at every '=' of a hostile string would be quadratic.
+		v = v[:maxValue]
+	}
 	v = trimQuotes(strings.TrimSpace(v))
 	if v == "" {
 		return false
@@ -465,6 +479,10 @@ func literalSecret(st strength, v string) bool {
 		return true
 	case authorization:
 		return authValueSecret(v)
+	case authName:
+		return !plainSetting(v) && !authMethod(v) && !pathLike(v)
+	case keyAlone:
+		return !identifierLike(v) && !plainSetting(v) && !pathLike(v) && !isPairList(v)
 	case weak:
 		return looksRandom(v) || userPassword(v)
 	}
@@ -496,11 +514,23 @@ func isPairList(v string) bool {
 	if eq <= 0 || eq == len(v)-1 || v[eq+1] == '=' {
 		return false
 	}
-	return identLen(v[:eq]) == eq
+	switch strings.ToLower(v[:eq]) {
+	case "id", "src", "source", "type", "env", "target", "name", "required", "mode", "uid", "gid":
+		return true
+	}
+	return false
 }
 
-// userPassword: user:password given to an auth-ish name (--auth u:p).
+// userPassword: user:password given to an auth-ish name (--auth u:p), or
+// user/password as NEO4J_AUTH takes it.
 func userPassword(v string) bool {
+	if i := strings.IndexByte(v, '/'); i > 0 && i < len(v)-1 && strings.Count(v, "/") == 1 &&
+		!strings.ContainsAny(v, ".:@ ") && identLen(v[:i]) == i {
+		pw := v[i+1:]
+		if ok, _ := reference(pw); !ok && !placeholder(pw) {
+			return true
+		}
+	}
 	i := strings.IndexByte(v, ':')
 	if i <= 0 || i == len(v)-1 || strings.ContainsAny(v, " /@") {
 		return false
@@ -522,4 +552,77 @@ func trimQuotes(v string) string {
 		return v[1 : len(v)-1]
 	}
 	return v
+}
+
+// identifierLike: words and numbers joined by separators (user-name,
+// my-project-key-2024, created_at): every part all letters or all digits,
+// none long. Generated keys mix letters and digits within a part.
+func identifierLike(v string) bool {
+	if v == "" || len(v) > 64 {
+		return false
+	}
+	start := 0
+	for i := 0; i <= len(v); i++ {
+		if i < len(v) && !strings.ContainsRune("-_.:/", rune(v[i])) {
+			if !isAlnum(v[i]) {
+				return false
+			}
+			continue
+		}
+		part := v[start:i]
+		start = i + 1
+		if len(part) > 24 {
+			return false
+		}
+		letters, digits := false, false
+		for j := 0; j < len(part); j++ {
+			if isDigit(part[j]) {
+				digits = true
+			} else {
+				letters = true
+			}
+		}
+		if letters && digits {
+			return false
+		}
+	}
+	return true
+}
+
+// authMethod: a word that says how to authenticate, or with whom, as
+// --auth and *_AUTH often take instead of a credential.
+func authMethod(v string) bool {
+	switch strings.ToLower(v) {
+	case "basic", "bearer", "token", "apikey", "api-key", "api_key", "jwt", "mtls", "tls", "sigv4", "iam",
+		"ldap", "saml", "oidc", "kerberos", "ntlm", "digest", "anonymous", "password", "key", "cert",
+		"certificate", "header", "query", "cookie", "session", "device", "browser", "interactive",
+		"github", "google", "azure", "microsoft", "okta", "auth0", "keycloak", "cognito", "firebase",
+		"supabase", "clerk", "gitlab", "bitbucket", "aws", "gcp", "sso", "pat", "client_credentials",
+		"authorization_code", "pkce", "implicit", "service-account", "service_account", "workload-identity":
+		return true
+	}
+	return false
+}
+
+// wellKnownID: random-looking identifiers of well-known shapes that are not
+// secrets: Google Drive, Docs and Sheets IDs ("1" and 32 or 43 base64url
+// characters) and IPFS CIDv0 ("Qm" and 44 base58 characters).
+func wellKnownID(v string) bool {
+	switch {
+	case v[0] == '1' && (len(v) == 33 || len(v) == 44):
+		for i := 1; i < len(v); i++ {
+			if !isAlnum(v[i]) && v[i] != '-' && v[i] != '_' {
+				return false
+			}
+		}
+		return true
+	case len(v) == 46 && strings.HasPrefix(v, "Qm"):
+		for i := 2; i < len(v); i++ {
+			if c := v[i]; !isAlnum(c) || c == '0' || c == 'O' || c == 'I' || c == 'l' {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
