@@ -16,11 +16,16 @@ import (
 // document. Build and Parse make one; it does not change afterwards and is
 // safe for concurrent use.
 type Definition struct {
-	record *AgentRecord
-	root   canonjson.Value // the document, exclusions applied
-	doc    []byte
-	digest string
-	index  *agentIndex
+	root    canonjson.Value // the document, exclusions applied
+	doc     []byte
+	digest  string
+	index   *agentIndex
+	exclude exclusions // deepest and last first
+
+	// record is decoded from root when first asked for: Build does not
+	// need it, and decoding every tool's schemas again costs.
+	recordOnce sync.Once
+	record     *AgentRecord
 
 	fpOnce sync.Once
 	fp     *fingerprint.Fingerprinter
@@ -50,7 +55,25 @@ func (d *Definition) Document() ([]byte, error) {
 func (d *Definition) Digest() string { return d.digest }
 
 // Record returns the document as Go values, a copy the caller may change.
-func (d *Definition) Record() *AgentRecord { return d.record.clone() }
+func (d *Definition) Record() *AgentRecord { return d.rec().clone() }
+
+// rec returns the decoded record. The document passed the schema and the
+// strict decoder accepts every schema-valid document (Parse runs both on
+// everything it reads, and FuzzParse holds them together), so decoding
+// cannot fail; were it to, the record would be empty rather than wrong.
+func (d *Definition) rec() *AgentRecord {
+	d.recordOnce.Do(func() {
+		if d.record != nil {
+			return
+		}
+		r, err := decodeRecord(d.root)
+		if err != nil {
+			r = &AgentRecord{}
+		}
+		d.record = r
+	})
+	return d.record
+}
 
 // finish applies exclusions, validates against the schema, and encodes.
 func finish(rec *AgentRecord, idx *agentIndex, exclude []string, fp *fingerprint.Fingerprinter) (*Definition, error) {
@@ -66,12 +89,8 @@ func finish(rec *AgentRecord, idx *agentIndex, exclude []string, fp *fingerprint
 	if err := validate(root); err != nil {
 		return nil, err
 	}
-	d := &Definition{root: root, index: idx, fp: fp}
+	d := &Definition{root: root, index: idx, fp: fp, exclude: ex}
 	d.fpOnce.Do(func() {})
-	d.record, err = decodeRecord(root)
-	if err != nil {
-		return nil, err // the schema and decodeRecord disagree: a bug
-	}
 	d.doc = canonjson.Encode(root)
 	d.digest = digestOf(d.doc)
 	setPointers(idx, "")
