@@ -3,6 +3,7 @@ package mcpservers
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -25,6 +26,8 @@ func (sess *session) listTools(ctx context.Context) ([]*wireTool, Implementation
 		stamp  Implementation
 	)
 	meta := sess.metaFor("")
+	ctx, unbind := sess.bind(ctx)
+	defer unbind()
 	for page := 1; ; page++ {
 		if page > maxListPages {
 			return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("the listing goes on past %d pages", maxListPages), nil)
@@ -119,6 +122,9 @@ func (sess *session) listFailure(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		if srv.isClosed() {
 			return srv.listError(ErrClosed, "", nil)
+		}
+		if cause := context.Cause(ctx); errors.Is(cause, errStreamLost) {
+			return srv.listError(ErrConnectionLost, cause.Error(), cause)
 		}
 		return srv.listError(ErrConnect, "the server did not answer in time", ctx.Err())
 	}
