@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -130,6 +131,14 @@ func (sess *session) listFailure(ctx context.Context, err error) error {
 	}
 	if rpc, ok := err.(*RPCError); ok {
 		return srv.listError(ErrServer, rpc.Error(), rpc)
+	}
+	if errors.Is(err, transport.ErrSessionTerminated) {
+		if sess.modern {
+			return srv.listError(ErrServer, "HTTP status 404", err)
+		}
+		// The server forgot the session: list again on a new one.
+		sess.markLost(errSessionEnded, false)
+		return srv.listError(ErrConnectionLost, errSessionEnded.Error(), err)
 	}
 	if srv.isClosed() {
 		return srv.listError(ErrClosed, "", nil)
