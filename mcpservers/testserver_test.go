@@ -364,6 +364,8 @@ func rawServer(fault string) int {
 			switch fault {
 			case "repeat-cursor":
 				answer(req.ID, fmt.Sprintf(`{"tools":[{"name":"t_%s","inputSchema":{"type":"object"}}],"nextCursor":"again"}`, p.Cursor))
+			case "list-error":
+				send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32603, "message": "listing broke"}})
 			case "no-schema":
 				answer(req.ID, `{"tools":[{"name":"fine","inputSchema":{"type":"object"}},{"name":"schemaless"}]}`)
 			default:
