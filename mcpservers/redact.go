@@ -67,6 +67,13 @@ func (r *redactor) redact(s string) string {
 	for _, v := range r.secrets {
 		s = strings.ReplaceAll(s, v, "[redacted]")
 	}
+	// A secret that overlaps the marker can survive, or appear, in what
+	// is left: say nothing at all then.
+	for _, v := range r.secrets {
+		if strings.Contains(s, v) {
+			return "[details withheld]"
+		}
+	}
 	return s
 }
 

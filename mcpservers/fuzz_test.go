@@ -1,0 +1,209 @@
+package mcpservers
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/guardian-agent/guardian-go/refusals"
+)
+
+// The parsers read what servers send, which may be anything; the fuzz
+// targets check they never panic and keep their promises.
+
+func FuzzParseCallResult(f *testing.F) {
+	for _, s := range []string{
+		`{"content":[{"type":"text","text":"a"},{"type":"hologram"},{"type":"image","data":1}],"structuredContent":{"n":1},"isError":true}`,
+		`{"content":[{"type":"resource","resource":{"uri":"file:///x","blob":"AA=="}},{"type":"resource_link","uri":"u","name":"n","size":12}]}`,
+		`{"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":{"message":"m"}}},"requestState":"s"}`,
+		`{"content":null}`, `[]`, `{"content":[null,5,"x",{}]}`, `{"isError":"yes"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cr, err := parseCallResult(data)
+		if err != nil {
+			return
+		}
+		if cr.inputRequired {
+			return
+		}
+		for i, c := range cr.result.Content {
+			if c == nil {
+				t.Fatalf("block %d is nil", i)
+			}
+			b, err := encodeContent(c)
+			if err != nil {
+				t.Fatalf("block %d (%T) cannot be encoded again: %v", i, c, err)
+			}
+			if !json.Valid(b) {
+				t.Fatalf("block %d encodes as invalid JSON %q", i, b)
+			}
+		}
+		if sc := cr.result.StructuredContent; sc != nil && !json.Valid(sc) {
+			t.Fatalf("structured content %q is not JSON", sc)
+		}
+	})
+}
+
+func FuzzParseTool(f *testing.F) {
+	f.Add([]byte(`{"name":"t","inputSchema":{"type":"object","anyOf":[]},"annotations":{"readOnlyHint":true,"title":"x"},"_meta":{}}`))
+	f.Add([]byte(`{"name":"","inputSchema":{}}`))
+	f.Add([]byte(`{"name":"t","inputSchema":[]}`))
+	f.Add([]byte(`{"name":"t","inputSchema":{},"annotations":{"readOnlyHint":"yes"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		wt, err := parseTool(data)
+		if err != nil {
+			return
+		}
+		if wt.name == "" {
+			t.Fatal("a tool with no name was accepted")
+		}
+		if !json.Valid(wt.input) || wt.input[0] != '{' {
+			t.Fatalf("input schema %q is not an object", wt.input)
+		}
+		if !bytes.Equal(wt.raw, bytes.TrimSpace(data)) {
+			t.Fatalf("raw %q is not what was sent", wt.raw)
+		}
+	})
+}
+
+func FuzzParseListPage(f *testing.F) {
+	f.Add([]byte(`{"tools":[{"name":"a","inputSchema":{}}],"nextCursor":"c","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s"}}}`))
+	f.Add([]byte(`{"tools":{},"nextCursor":1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := parseListPage(data)
+		if err != nil {
+			return
+		}
+		for _, raw := range p.tools {
+			_, _ = parseTool(raw)
+		}
+		if p.meta != nil {
+			_ = serverInfoFromMeta(p.meta)
+		}
+	})
+}
+
+func FuzzServerRequests(f *testing.F) {
+	f.Add([]byte(`{"mode":"form","message":"m","requestedSchema":{"type":"object"}}`))
+	f.Add([]byte(`{"messages":[{"role":"user","content":[{"type":"text","text":"x"}]}],"maxTokens":5,"temperature":0.5,"stopSequences":["a"]}`))
+	f.Add([]byte(`{"messages":[{"role":"user","content":{"type":"image","data":"AA==","mimeType":"image/png"}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if er, err := parseElicitation(data); err == nil {
+			if er.Mode == "" {
+				t.Fatal("no mode")
+			}
+			if er.RequestedSchema != nil && !json.Valid(er.RequestedSchema) {
+				t.Fatal("schema is not JSON")
+			}
+		}
+		if sr, err := parseSampling(data); err == nil {
+			for _, m := range sr.Messages {
+				for _, c := range m.Content {
+					if c == nil {
+						t.Fatal("nil content")
+					}
+				}
+			}
+			if len(sr.Messages) > 0 && len(sr.Messages[0].Content) > 0 {
+				if _, err := encodeSampling(&SamplingResult{Content: sr.Messages[0].Content}); err != nil {
+					t.Fatalf("content read from a server cannot be sent back: %v", err)
+				}
+			}
+		}
+	})
+}
+
+func FuzzPrefixedName(f *testing.F) {
+	f.Add("docs", "search")
+	f.Add("", "")
+	f.Add("a/b c", strings.Repeat("é", 40))
+	valid := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	f.Fuzz(func(t *testing.T, server, tool string) {
+		got := prefixedName(server, tool)
+		if !valid.MatchString(got) {
+			t.Fatalf("prefixedName(%q, %q) = %q", server, tool, got)
+		}
+		if again := prefixedName(server, tool); again != got {
+			t.Fatalf("not deterministic: %q, %q", got, again)
+		}
+	})
+}
+
+func FuzzRedact(f *testing.F) {
+	f.Add("ghp_aaaaaaaaaaaaaaaa", "auth failed for ghp_aaaaaaaaaaaaaaaa at", "https://h/mcp?k=v")
+	f.Add("[redacted]", "x[redacted]y", "")
+	f.Add("a+b c/d", "Post \"https://h/?t=a%2Bb+c%2Fd\": refused", "https://h/?t=a%2Bb+c%2Fd")
+	f.Fuzz(func(t *testing.T, secret, text, rawURL string) {
+		if len(secret) < minSecret {
+			return
+		}
+		cfg := &connConfig{headers: map[string]string{"X-Key": secret}, url: rawURL}
+		got := newRedactor(cfg).describe(errors.New(text))
+		if strings.Contains(got, secret) {
+			t.Fatalf("describe(%q) = %q holds the secret %q", text, got, secret)
+		}
+		if len(rawURL) >= minSecret && strings.Contains(got, rawURL) {
+			t.Fatalf("describe(%q) = %q holds the URL", text, got)
+		}
+	})
+}
+
+func FuzzValidateNeverQuotes(f *testing.F) {
+	f.Add("http://", "/mcp", "v")
+	f.Add("ftp://h/", "", "a\r\nb")
+	f.Add("http://[", ":x", "")
+	const marker = "SEKRET-VALUE-9f2c"
+	f.Fuzz(func(t *testing.T, prefix, suffix, header string) {
+		conns := map[string]Connection{
+			"http":  StreamableHTTP{URL: prefix + marker + suffix, Headers: map[string]string{"X-K": header + marker + "\n"}},
+			"ws":    WebSocket{URL: prefix + marker + suffix},
+			"stdio": Stdio{Command: prefix + marker, Args: []string{marker + "\x00"}, Env: map[string]string{"K": marker + "\x00"}, Dir: suffix + marker},
+		}
+		_, err := NewClient(conns, nil)
+		if err == nil {
+			t.Fatal("the header with a newline was accepted")
+		}
+		if strings.Contains(err.Error(), marker) {
+			t.Fatalf("a refusal quotes a value: %v", err)
+		}
+		for _, r := range refusals.All(err) {
+			if !slices.Contains([]string{"http", "ws", "stdio"}, r.Subject) {
+				t.Fatalf("refusal names %q", r.Subject)
+			}
+		}
+	})
+}
+
+func FuzzSSETap(f *testing.F) {
+	f.Add([]byte("event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n\n"), uint8(5))
+	f.Add([]byte("data: {\"id\":\"a\",\n data: \"method\":\"x\"}\r\n\r\nevent: endpoint\ndata: /m\n\n"), uint8(1))
+	f.Fuzz(func(t *testing.T, stream []byte, chunk uint8) {
+		whole := tapAll(stream, len(stream)+1)
+		split := tapAll(stream, int(chunk)+1)
+		if len(whole) != len(split) {
+			t.Fatalf("fed whole: %d requests; in chunks of %d: %d", len(whole), int(chunk)+1, len(split))
+		}
+		for i := range whole {
+			if !bytes.Equal(whole[i], split[i]) || !isRequest(whole[i]) {
+				t.Fatalf("request %d: %q vs %q", i, whole[i], split[i])
+			}
+		}
+	})
+}
+
+func tapAll(stream []byte, chunk int) [][]byte {
+	var got [][]byte
+	tap := &sseTap{onRequest: func(b []byte) { got = append(got, b) }}
+	for len(stream) > 0 {
+		n := min(chunk, len(stream))
+		tap.feed(stream[:n])
+		stream = stream[n:]
+	}
+	return got
+}
