@@ -89,7 +89,7 @@ func (c Change) String() string {
 // server, in a fixed order: by agent, then servers, then tools, each by
 // name. Two definitions with equal digests have no changes.
 func Diff(old, new *Definition) []Change {
-	if old.digest == new.digest {
+	if old.Digest() == new.Digest() {
 		return nil
 	}
 	var out []Change
