@@ -55,7 +55,7 @@ func (d *Definition) Vet(t Tool, subAgents ...string) error {
 	if m != nil {
 		r = m.MCPRecord()
 	}
-	p := pending{tool: t, mcp: m, record: r, name: name}
+	p := &pending{tool: t, mcp: m, record: r, name: name}
 	tr, tv := b.tool(p, tp)
 	if len(b.errs) > 0 {
 		return refusals.Join(append([]error{&refusals.Error{Kind: refusals.ErrUndescribed, Pointer: tp, Rule: "tool-unrecordable", Subject: name,
