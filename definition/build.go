@@ -2,10 +2,12 @@ package definition
 
 import (
 	"cmp"
+	"encoding/binary"
 	"reflect"
 	"slices"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/guardian-agent/guardian-go/fingerprint"
 	"github.com/guardian-agent/guardian-go/internal/canonjson"
@@ -43,9 +45,12 @@ type builder struct {
 	errs     []error
 	visiting map[*Agent]bool
 	walk     *walker
-	// hashes memoises sourceHash by its parts: the tools of one client
-	// share their interceptors and handlers, so most have the same parts.
+	// hashes memoises sourceHash by its parts, and codes the analysis of
+	// a code list by its values' identity: the tools of one client share
+	// their interceptors and handlers.
 	hashes map[string]string
+	codes  map[string]*codeInfo
+	parser canonjson.Parser
 }
 
 // combine returns the sourceHash of parts, "" when there is no code.
@@ -83,6 +88,7 @@ type pending struct {
 	mcp    MCPTool // nil for a non-MCP tool
 	record MCPRecord
 	name   string
+	code   *codeInfo // an MCP tool's code, once tool has analysed it
 }
 
 // agent records one agent (and its sub-agents) at pointer base.
@@ -159,8 +165,8 @@ func (b *builder) agent(a *Agent, base string) (*AgentRecord, *agentIndex) {
 
 // gather returns the agent's tools and its middleware's, sorted by name,
 // the same tool given twice counted once.
-func (b *builder) gather(a *Agent, base string) []pending {
-	var out []pending
+func (b *builder) gather(a *Agent, base string) []*pending {
+	var out []*pending
 	seen := newToolSet()
 	add := func(t Tool, where string) {
 		if isNil(t) {
@@ -176,7 +182,7 @@ func (b *builder) gather(a *Agent, base string) []pending {
 			return
 		}
 		seen.add(t, m, r)
-		out = append(out, pending{tool: t, mcp: m, record: r, name: t.Name()})
+		out = append(out, &pending{tool: t, mcp: m, record: r, name: t.Name()})
 	}
 	for _, t := range a.Tools {
 		add(t, "Agent.Tools")
@@ -190,7 +196,7 @@ func (b *builder) gather(a *Agent, base string) []pending {
 			add(t, "a middleware")
 		}
 	}
-	slices.SortStableFunc(out, func(x, y pending) int { return cmp.Compare(x.name, y.name) })
+	slices.SortStableFunc(out, func(x, y *pending) int { return cmp.Compare(x.name, y.name) })
 	for i := 1; i < len(out); i++ {
 		if out[i].name == out[i-1].name {
 			b.refuse(refusals.ErrInvalid, refusals.Append(base, keyTools, strconv.Itoa(i)), "tool-name-duplicate", out[i].name,
@@ -201,7 +207,7 @@ func (b *builder) gather(a *Agent, base string) []pending {
 }
 
 // tool records one tool at pointer tp.
-func (b *builder) tool(p pending, tp string) (ToolRecord, toolValues) {
+func (b *builder) tool(p *pending, tp string) (ToolRecord, toolValues) {
 	t := p.tool
 	tr := ToolRecord{Name: p.name, Description: t.Description()}
 	var tv toolValues
@@ -225,7 +231,8 @@ func (b *builder) tool(p pending, tp string) (ToolRecord, toolValues) {
 		b.checkText(tp, keyTitle, r.Title)
 		tv.output, tv.hasOutput = b.schema(tp, keyOutputSchema, p.name, r.OutputSchema, false)
 		tv.annotations, tv.hasAnnotations = b.object(tp, keyAnnotations, p.name, r.Annotations)
-		parts = b.codeParts(hp, p.name, r.Code)
+		p.code = b.code(hp, p.name, r.Code)
+		parts = p.code.parts
 	} else {
 		var d fingerprint.Digest
 		var err error
@@ -264,6 +271,53 @@ func roleRank(r Role) int {
 		return 6
 	}
 	return -1
+}
+
+// codeInfo is what Build learns from one tool's code: its fingerprinted
+// parts, and the MCP tools the code values hold.
+type codeInfo struct {
+	parts []fingerprint.Part
+	held  []MCPTool
+}
+
+// code analyses an MCP tool's code, memoised by the identity of the code
+// values: the tools of one client share their interceptors and handlers,
+// so most of an agent's tools have the same code. A code list that is
+// refused is not memoised, so every tool that has it is refused at its own
+// pointer.
+func (b *builder) code(hp, tool string, code []Code) *codeInfo {
+	key := codeKey(code)
+	if ci, ok := b.codes[key]; ok {
+		return ci
+	}
+	before := len(b.errs)
+	ci := &codeInfo{parts: b.codeParts(hp, tool, code)}
+	for _, c := range code {
+		b.walk.find(c.Value, func(h MCPTool) { ci.held = append(ci.held, h) })
+	}
+	if len(b.errs) == before {
+		if b.codes == nil {
+			b.codes = map[string]*codeInfo{}
+		}
+		b.codes[key] = ci
+	}
+	return ci
+}
+
+// codeKey identifies a code list by its roles and the interface words of
+// its values: the same boxed value, func or pointer gives the same words.
+// The values are alive for the whole Build (the tools hold them), so no
+// address is reused while the key is in use.
+func codeKey(code []Code) string {
+	key := make([]byte, 0, len(code)*(2*8+12))
+	for _, c := range code {
+		key = append(key, c.Role...)
+		key = append(key, 0)
+		w := *(*[2]uintptr)(unsafe.Pointer(&c.Value))
+		key = binary.LittleEndian.AppendUint64(key, uint64(w[0]))
+		key = binary.LittleEndian.AppendUint64(key, uint64(w[1]))
+	}
+	return string(key)
 }
 
 // codeParts fingerprints an MCP tool's code, in role order.
@@ -337,7 +391,7 @@ func (b *builder) object(base, key, tool string, raw []byte) (canonjson.Value, b
 	if len(raw) == 0 {
 		return canonjson.Value{}, false
 	}
-	v, err := canonjson.Parse(raw)
+	v, err := b.parser.Parse(raw)
 	if err != nil {
 		b.errs = append(b.errs, jsonRefusal(refusals.Append(base, key), err, tool))
 		return canonjson.Value{}, false

@@ -16,11 +16,21 @@ import (
 // document. Build and Parse make one; it does not change afterwards and is
 // safe for concurrent use.
 type Definition struct {
-	record *AgentRecord
-	root   canonjson.Value // the document, exclusions applied
-	doc    []byte
-	digest string
-	index  *agentIndex
+	root    canonjson.Value // the document, exclusions applied
+	index   *agentIndex
+	exclude exclusions // deepest and last first
+
+	// The document is validated and encoded on first export: an agent
+	// loop that only vets calls never pays for it.
+	exportOnce sync.Once
+	doc        []byte
+	digest     string
+	exportErr  error
+
+	// record is decoded from root when first asked for: Build does not
+	// need it, and decoding every tool's schemas again costs.
+	recordOnce sync.Once
+	record     *AgentRecord
 
 	fpOnce sync.Once
 	fp     *fingerprint.Fingerprinter
@@ -38,21 +48,66 @@ type agentIndex struct {
 // Document returns the canonical JSON document: sorted keys, numbers in
 // their shortest form, no HTML escaping, UTF-8, two-space indentation and a
 // trailing newline. The same agent gives the same bytes on every machine.
-// The error is always nil for a Definition from Build or Parse, which
-// validated the document against the schema when it was made; it is there
-// for the day a document is written lazily.
+//
+// The document is validated against the JSON Schema (Schema) on first
+// export, and written only if valid. Build's documents are valid by
+// construction, so the error, *refusals.Error values of kind
+// refusals.ErrInvalid, would mean a bug in this package; it is checked on
+// every export all the same.
 func (d *Definition) Document() ([]byte, error) {
+	d.export()
+	if d.exportErr != nil {
+		return nil, d.exportErr
+	}
 	return slices.Clone(d.doc), nil
 }
 
 // Digest returns "blake3:<64 hex>", the BLAKE3-256 hash of Document's bytes
 // (so `b3sum` reproduces it). It changes if and only if the document does.
-func (d *Definition) Digest() string { return d.digest }
+// It is "" when Document returns an error.
+func (d *Definition) Digest() string {
+	d.export()
+	return d.digest
+}
+
+// export validates and encodes the document, once.
+func (d *Definition) export() {
+	d.exportOnce.Do(func() {
+		if d.doc != nil {
+			return // Parse validated and encoded it
+		}
+		if err := validate(d.root); err != nil {
+			d.exportErr = err
+			return
+		}
+		d.doc = canonjson.Encode(d.root)
+		d.digest = digestOf(d.doc)
+	})
+}
 
 // Record returns the document as Go values, a copy the caller may change.
-func (d *Definition) Record() *AgentRecord { return d.record.clone() }
+func (d *Definition) Record() *AgentRecord { return d.rec().clone() }
 
-// finish applies exclusions, validates against the schema, and encodes.
+// rec returns the decoded record. The document passed the schema and the
+// strict decoder accepts every schema-valid document (Parse runs both on
+// everything it reads, and FuzzParse holds them together), so decoding
+// cannot fail; were it to, the record would be empty rather than wrong.
+func (d *Definition) rec() *AgentRecord {
+	d.recordOnce.Do(func() {
+		if d.record != nil {
+			return
+		}
+		r, err := decodeRecord(d.root)
+		if err != nil {
+			r = &AgentRecord{}
+		}
+		d.record = r
+	})
+	return d.record
+}
+
+// finish applies exclusions and makes the Definition; the document is
+// validated and encoded when first exported.
 func finish(rec *AgentRecord, idx *agentIndex, exclude []string, fp *fingerprint.Fingerprinter) (*Definition, error) {
 	ex, err := parseExcludes(exclude)
 	if err != nil {
@@ -63,17 +118,8 @@ func finish(rec *AgentRecord, idx *agentIndex, exclude []string, fp *fingerprint
 	if root, err = ex.apply(root); err != nil {
 		return nil, err
 	}
-	if err := validate(root); err != nil {
-		return nil, err
-	}
-	d := &Definition{root: root, index: idx, fp: fp}
+	d := &Definition{root: root, index: idx, fp: fp, exclude: ex}
 	d.fpOnce.Do(func() {})
-	d.record, err = decodeRecord(root)
-	if err != nil {
-		return nil, err // the schema and decodeRecord disagree: a bug
-	}
-	d.doc = canonjson.Encode(root)
-	d.digest = digestOf(d.doc)
 	setPointers(idx, "")
 	return d, nil
 }

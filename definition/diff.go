@@ -89,18 +89,19 @@ func (c Change) String() string {
 // server, in a fixed order: by agent, then servers, then tools, each by
 // name. Two definitions with equal digests have no changes.
 func Diff(old, new *Definition) []Change {
-	if old.digest == new.digest {
+	if old.Digest() == new.Digest() {
 		return nil
 	}
 	var out []Change
-	if old.record.FormatVersion != new.record.FormatVersion {
-		out = append(out, Change{Kind: FormatVersionChanged, Detail: strconv.Itoa(old.record.FormatVersion) + " → " + strconv.Itoa(new.record.FormatVersion)})
+	o, n := old.rec(), new.rec()
+	if o.FormatVersion != n.FormatVersion {
+		out = append(out, Change{Kind: FormatVersionChanged, Detail: strconv.Itoa(o.FormatVersion) + " → " + strconv.Itoa(n.FormatVersion)})
 	}
-	if !slices.Equal(old.record.Extensions.Guardian.Exclude, new.record.Extensions.Guardian.Exclude) {
-		out = append(out, Change{Kind: ExclusionsChanged, Detail: strings.Join(old.record.Extensions.Guardian.Exclude, ", ") +
-			" → " + strings.Join(new.record.Extensions.Guardian.Exclude, ", ")})
+	if !slices.Equal(o.Extensions.Guardian.Exclude, n.Extensions.Guardian.Exclude) {
+		out = append(out, Change{Kind: ExclusionsChanged, Detail: strings.Join(o.Extensions.Guardian.Exclude, ", ") +
+			" → " + strings.Join(n.Extensions.Guardian.Exclude, ", ")})
 	}
-	return diffAgent(out, "", old.record, new.record)
+	return diffAgent(out, "", o, n)
 }
 
 func diffAgent(out []Change, ptr string, a, b *AgentRecord) []Change {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -101,6 +102,9 @@ func TestGoldenDocuments(t *testing.T) {
 			}
 			if again, _ := p.Document(); string(again) != string(doc) || p.Digest() != d.Digest() {
 				t.Error("Parse(Document()).Document() differs")
+			}
+			if !reflect.DeepEqual(p.Record(), d.Record()) {
+				t.Errorf("Record() of the parsed document differs:\n%+v\n%+v", p.Record(), d.Record())
 			}
 			// Every tool the agent is given passes Vet, on both.
 			for _, tool := range a.Tools {

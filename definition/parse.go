@@ -30,7 +30,7 @@ func Parse(data []byte) (*Definition, error) {
 	if err := checkRecord(rec, "", true); err != nil {
 		return nil, err
 	}
-	d := &Definition{record: rec, root: root, index: indexRecord(rec, "")}
+	d := &Definition{record: rec, root: root, index: indexRecord(rec, ""), exclude: recordedExclusions(rec)}
 	d.doc = canonjson.Encode(root)
 	d.digest = digestOf(d.doc)
 	return d, nil
@@ -307,4 +307,17 @@ func indexRecord(r *AgentRecord, ptr string) *agentIndex {
 		idx.sub[r.SubAgents[i].Name] = s
 	}
 	return idx
+}
+
+// recordedExclusions are a parsed document's exclusions, deepest and last
+// first, as parseExcludes orders them.
+func recordedExclusions(r *AgentRecord) exclusions {
+	var ex exclusions
+	for i := len(r.Extensions.Guardian.Exclude) - 1; i >= 0; i-- {
+		p := r.Extensions.Guardian.Exclude[i]
+		if toks, err := refusals.Tokens(p); err == nil {
+			ex = append(ex, exclusion{pointer: p, tokens: toks})
+		}
+	}
+	return ex
 }

@@ -22,33 +22,32 @@ var mcpToolType = reflect.TypeFor[MCPTool]()
 
 // reach refuses MCP tools that tool p's code holds but the agent is not
 // given.
-func (b *builder) reach(p pending, tp string, given *toolSet) {
-	var roots []any
+func (b *builder) reach(p *pending, tp string, given *toolSet) {
+	var held []MCPTool
 	if p.mcp != nil {
-		for _, c := range p.record.Code {
-			roots = append(roots, c.Value)
-		}
+		held = p.code.held
 	} else {
-		roots = append(roots, p.tool)
+		b.walk.find(p.tool, func(h MCPTool) { held = append(held, h) })
 	}
-	reported := map[string]bool{}
-	for _, r := range roots {
-		b.walk.find(r, func(h MCPTool) {
-			if p.mcp != nil && given.sameAs(h, p.tool) {
-				return
-			}
-			if given.holds(h) {
-				return
-			}
-			name := h.Name()
-			if reported[name] {
-				return
-			}
-			reported[name] = true
-			b.refuse(refusals.ErrForeignTool, tp, "foreign-mcp-tool", name,
-				"tool "+quote(p.name)+" holds this MCP tool, whose server the definition would not record",
-				"give the agent that tool too")
-		})
+	var reported map[string]bool
+	for _, h := range held {
+		if p.mcp != nil && given.sameAs(h, p.tool) {
+			continue
+		}
+		if given.holds(h) {
+			continue
+		}
+		name := h.Name()
+		if reported[name] {
+			continue
+		}
+		if reported == nil {
+			reported = map[string]bool{}
+		}
+		reported[name] = true
+		b.refuse(refusals.ErrForeignTool, tp, "foreign-mcp-tool", name,
+			"tool "+quote(p.name)+" holds this MCP tool, whose server the definition would not record",
+			"give the agent that tool too")
 	}
 }
 

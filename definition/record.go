@@ -171,40 +171,46 @@ type toolValues struct {
 	hasOutput, hasAnnotations  bool
 }
 
+// toolValue is a tool's document tree. Its members are written in sorted
+// order (the keys are ASCII, so byte order is RFC 8785's order), which
+// saves sorting them for every tool.
 func toolValue(t *ToolRecord, v toolValues) canonjson.Value {
 	m := make([]canonjson.Member, 0, 7)
-	m = append(m,
-		canonjson.Member{Key: keyName, Value: canonjson.Str(t.Name)},
-		canonjson.Member{Key: keyDescription, Value: canonjson.Str(t.Description)},
-		canonjson.Member{Key: keyInputSchema, Value: v.input},
-	)
-	m = appendOptional(m, keySourceHash, t.SourceHash)
-	m = appendOptional(m, keyTitle, t.Title)
-	if v.hasOutput {
-		m = append(m, canonjson.Member{Key: keyOutputSchema, Value: v.output})
-	}
 	if v.hasAnnotations {
 		m = append(m, canonjson.Member{Key: keyAnnotations, Value: v.annotations})
 	}
-	return canonjson.Obj(m...)
+	m = append(m,
+		canonjson.Member{Key: keyDescription, Value: canonjson.Str(t.Description)},
+		canonjson.Member{Key: keyInputSchema, Value: v.input},
+		canonjson.Member{Key: keyName, Value: canonjson.Str(t.Name)},
+	)
+	if v.hasOutput {
+		m = append(m, canonjson.Member{Key: keyOutputSchema, Value: v.output})
+	}
+	m = appendOptional(m, keySourceHash, t.SourceHash)
+	m = appendOptional(m, keyTitle, t.Title)
+	return canonjson.Value{Kind: canonjson.Object, Members: m}
 }
 
+// serverValue is a server's document tree, its members in sorted order.
 func serverValue(s *Server) canonjson.Value {
-	m := []canonjson.Member{
-		{Key: keyName, Value: canonjson.Str(s.Name)},
-		{Key: keyTransport, Value: canonjson.Str(string(s.Transport))},
-	}
+	m := make([]canonjson.Member, 0, 5)
 	if s.Transport == TransportStdio {
-		m = append(m, canonjson.Member{Key: keyCommand, Value: canonjson.Str(s.Command)})
 		args := make([]canonjson.Value, len(s.Args))
 		for i, a := range s.Args {
 			args[i] = canonjson.Str(a)
 		}
-		m = append(m, canonjson.Member{Key: keyArgs, Value: canonjson.Arr(args...)})
-	} else {
+		m = append(m,
+			canonjson.Member{Key: keyArgs, Value: canonjson.Arr(args...)},
+			canonjson.Member{Key: keyCommand, Value: canonjson.Str(s.Command)})
+	}
+	m = append(m,
+		canonjson.Member{Key: keyName, Value: canonjson.Str(s.Name)},
+		canonjson.Member{Key: keyTransport, Value: canonjson.Str(string(s.Transport))})
+	if s.Transport != TransportStdio {
 		m = append(m, canonjson.Member{Key: keyURL, Value: canonjson.Str(s.URL)})
 	}
-	return canonjson.Obj(m...)
+	return canonjson.Value{Kind: canonjson.Object, Members: m}
 }
 
 func appendOptional(m []canonjson.Member, key, s string) []canonjson.Member {

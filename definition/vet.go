@@ -55,7 +55,7 @@ func (d *Definition) Vet(t Tool, subAgents ...string) error {
 	if m != nil {
 		r = m.MCPRecord()
 	}
-	p := pending{tool: t, mcp: m, record: r, name: name}
+	p := &pending{tool: t, mcp: m, record: r, name: name}
 	tr, tv := b.tool(p, tp)
 	if len(b.errs) > 0 {
 		return refusals.Join(append([]error{&refusals.Error{Kind: refusals.ErrUndescribed, Pointer: tp, Rule: "tool-unrecordable", Subject: name,
@@ -68,7 +68,7 @@ func (d *Definition) Vet(t Tool, subAgents ...string) error {
 	if isMCP != (m != nil) {
 		return undescribed(tp, "tool-server-changed", name, "the tool is recorded as calling another kind of server")
 	}
-	ex := d.exclusions()
+	ex := d.exclude
 	presented := excludeUnder(toolValue(&tr, tv), ex, slices.Concat(base, []string{keyTools, strconv.Itoa(i)}))
 	if !presented.Equal(recorded) {
 		key := firstDifference(presented, recorded)
@@ -123,22 +123,6 @@ func firstDifference(a, b canonjson.Value) string {
 		}
 	}
 	return ""
-}
-
-// exclusions are the document's recorded exclusions.
-func (d *Definition) exclusions() exclusions {
-	var ex exclusions
-	for _, p := range d.record.Extensions.Guardian.Exclude {
-		toks, err := refusals.Tokens(p)
-		if err == nil {
-			ex = append(ex, exclusion{pointer: p, tokens: toks})
-		}
-	}
-	// Deepest and last first, as parseExcludes orders them.
-	for i, j := 0, len(ex)-1; i < j; i, j = i+1, j-1 {
-		ex[i], ex[j] = ex[j], ex[i]
-	}
-	return ex
 }
 
 // excludeUnder removes from v, which stands at prefix in the document, the

@@ -59,6 +59,11 @@ func runTestServer(mode string) int {
 			return 1
 		}
 	case "many":
+		// A start-up delay stands in for a server that takes its time
+		// (npx fetching a package) without using the CPU.
+		if d, err := time.ParseDuration(os.Getenv("MCPSERVERS_DELAY")); err == nil {
+			time.Sleep(d)
+		}
 		n, _ := strconv.Atoi(os.Getenv("MCPSERVERS_TOOLS"))
 		limit, _ := strconv.Atoi(os.Getenv("MCPSERVERS_PAGE"))
 		if err := server.ServeStdio(newManyServer(n, limit)); err != nil {
@@ -191,6 +196,24 @@ func newDocsServer(extra ...server.ServerOption) *server.MCPServer {
 					Elicit("second", mcp.ElicitationParams{Message: "second?", RequestedSchema: schema}).ToolResult(), nil
 			}
 			return server.NewInputRequestBuilder("").Elicit("first", mcp.ElicitationParams{Message: "first?", RequestedSchema: schema}).ToolResult(), nil
+		})
+
+	// defaults_form asks for a form whose fields have defaults (SEP-1034).
+	s.AddTool(mcp.NewTool("defaults_form", mcp.WithDescription("asks with defaults")),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if ans := server.ElicitationResponse(req.Params.InputResponses, "form"); ans != nil {
+				b, _ := json.Marshal(ans.Content)
+				return mcp.NewToolResultText(string(ans.Action) + " " + string(b)), nil
+			}
+			return server.NewInputRequestBuilder("").Elicit("form", mcp.ElicitationParams{Message: "who?", RequestedSchema: map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"name":       map[string]any{"type": "string", "default": "Ada"},
+					"age":        map[string]any{"type": "integer", "default": 36},
+					"subscribed": map[string]any{"type": "boolean", "default": true},
+					"note":       map[string]any{"type": "string"},
+				},
+			}}).ToolResult(), nil
 		})
 
 	s.AddTool(mcp.NewTool("ask_model", mcp.WithDescription("asks the client's model")),
@@ -346,6 +369,8 @@ func rawServer(fault string) int {
 			switch fault {
 			case "repeat-cursor":
 				answer(req.ID, fmt.Sprintf(`{"tools":[{"name":"t_%s","inputSchema":{"type":"object"}}],"nextCursor":"again"}`, p.Cursor))
+			case "list-error":
+				send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32603, "message": "listing broke"}})
 			case "no-schema":
 				answer(req.ID, `{"tools":[{"name":"fine","inputSchema":{"type":"object"}},{"name":"schemaless"}]}`)
 			default:

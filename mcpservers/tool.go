@@ -158,6 +158,7 @@ func (t *Tool) MCPRecord() definition.MCPRecord {
 		Title:        t.wt.title,
 		OutputSchema: bytes.Clone(t.wt.output),
 		Annotations:  bytes.Clone(t.wt.annotations),
+		Code:         make([]definition.Code, 0, len(t.opts.interceptors)+5),
 	}
 	add := func(role definition.Role, v any, present bool) {
 		if present {

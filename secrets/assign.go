@@ -120,6 +120,9 @@ func scanQuotedPairs(s string, found func(rule)) {
 		// The value: a quoted string after the colon.
 		v := s[c+1:]
 		v = strings.TrimLeft(v, " \t")
+		if strings.HasPrefix(v, `\"`) {
+			v = v[1:] // JSON escaped once too often: {\"apiKey\":\"…\"}
+		}
 		if v == "" || (v[0] != '"' && v[0] != '\'') {
 			continue
 		}

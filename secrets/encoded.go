@@ -1,6 +1,10 @@
 package secrets
 
-import "encoding/base64"
+import (
+	"bytes"
+	"encoding/base64"
+	"strings"
+)
 
 // Credentials are sometimes passed base64-encoded: a service account's JSON
 // key, a kubeconfig, a config object with an apiKey in it, all as one long
@@ -11,8 +15,9 @@ import "encoding/base64"
 // to the other rules.
 
 const (
-	minBase64 = 40       // shorter runs hold nothing worth decoding
-	maxBase64 = 64 << 10 // longer runs are decoded up to here
+	minUserPass = 12       // "user:pass" is 12 base64 characters
+	minBase64   = 40       // shorter runs hold nothing but a user:password worth decoding
+	maxBase64   = 64 << 10 // longer runs are decoded up to here
 )
 
 func scanBase64(s string, found func(rule)) {
@@ -22,10 +27,20 @@ func scanBase64(s string, found func(rule)) {
 			continue
 		}
 		j := i
-		for j < len(s) && isBase64Char(s[j]) {
+		for j < len(s) && isBase64Char(s[j]) && s[j] != '=' {
 			j++
 		}
-		if run := s[i:j]; len(run) >= minBase64 {
+		// '=' is padding only at the end of a run; inside one it is an
+		// assignment (config=eyJ…), and the run after it is its own.
+		for k := 0; k < 2 && j < len(s) && s[j] == '='; k++ {
+			j++
+		}
+		if run := s[i:j]; len(run) >= minUserPass && len(run) < minBase64 {
+			// user:password, base64-encoded as Basic auth carries it.
+			if shortBasicPair(run) {
+				found(ruleAuthScheme)
+			}
+		} else if len(run) >= minBase64 {
 			if len(run) > maxBase64 {
 				run = run[:maxBase64]
 			}
@@ -80,4 +95,43 @@ func printable(b []byte) bool {
 		}
 	}
 	return bad*20 <= len(b) && letters > 0
+}
+
+// shortBasicPair decodes a short run on the stack (no allocation: most
+// arguments have such runs, and few are base64) and reports whether it is
+// user:password.
+func shortBasicPair(run string) bool {
+	var src [minBase64]byte
+	var dst [minBase64]byte
+	n := copy(src[:], run)
+	for n > 0 && src[n-1] == '=' {
+		n--
+	}
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		m, err := enc.Decode(dst[:], src[:n])
+		if err != nil {
+			continue
+		}
+		return printable(dst[:m]) && basicPair(dst[:m])
+	}
+	return false
+}
+
+// basicPair: the decoded text is user:password and nothing else.
+func basicPair(t []byte) bool {
+	c := bytes.IndexByte(t, ':')
+	if c <= 0 || c > 64 || len(t)-c-1 < 3 {
+		return false
+	}
+	for i := 0; i < c; i++ {
+		if !isAlnum(t[i]) && strings.IndexByte("._@+-", t[i]) < 0 {
+			return false
+		}
+	}
+	for i := c + 1; i < len(t); i++ {
+		if t[i] <= ' ' || t[i] > '~' {
+			return false
+		}
+	}
+	return true
 }

@@ -8,8 +8,8 @@ const (
 	// notSecret: the name does not name a credential, or names where one
 	// lives (--token-file) or how auth works (--auth-type).
 	notSecret strength = iota
-	// weak: the name may name a credential (--key, --auth, ?sig is not one
-	// of these): only a random-looking value is refused.
+	// weak: the name may name a credential (--session, --hmac, --otp):
+	// only a random-looking value is refused.
 	weak
 	// strong: the name names a credential (--password, API_KEY): any
 	// literal value is refused.

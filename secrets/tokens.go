@@ -224,11 +224,17 @@ func scanTokens(s string, found func(rule)) {
 			break
 		}
 	}
+	if len(s) < 20 {
+		return // too short for any of the formats below
+	}
 	if strings.Contains(s, "-----BEGIN") && privateKeyBlock(s) {
 		found(rulePrivateKey)
 	}
 	if strings.Contains(s, "PuTTY-User-Key-File-") {
 		found(rulePrivateKey)
+	}
+	if len(s) < 40 {
+		return
 	}
 	if strings.Contains(s, ".atlasv1.") && terraformToken(s) {
 		found(ruleTokenTerraform)

@@ -307,7 +307,7 @@ func checkServer(s mcpconfig.Server) error {
 	errs := []error{
 		secrets.CheckCommand(refusals.Append(s.Pointer, "command"), s.Command),
 		secrets.CheckArgs(refusals.Append(s.Pointer, "args"), s.Args),
-		secrets.CheckURL(refusals.Append(s.Pointer, "url"), s.URL),
+		secrets.CheckURL(s.URLPointer(), s.URL),
 	}
 	if s.Transport == mcpconfig.WebSocket {
 		errs = append(errs, &refusals.Error{Kind: refusals.ErrWebSocket, Pointer: s.Pointer, Rule: "websocket", Subject: s.Name,
@@ -540,10 +540,15 @@ func configPointer(cfg *mcpconfig.Config, p string) string {
 	if err != nil || len(toks) < 2 || toks[0] != "mcpServers" {
 		return p
 	}
-	for _, s := range cfg.Servers {
-		if s.Name == toks[1] {
-			return refusals.Append(s.Pointer, toks[2:]...)
+	for i := range cfg.Servers {
+		s := &cfg.Servers[i]
+		if s.Name != toks[1] {
+			continue
 		}
+		if len(toks) == 3 && toks[2] == "url" {
+			return s.URLPointer() // Windsurf's serverUrl
+		}
+		return refusals.Append(s.Pointer, toks[2:]...)
 	}
 	return p
 }

@@ -32,7 +32,20 @@ func (e *SyntaxError) Error() string {
 // It refuses what an I-JSON (RFC 7493) reader must: invalid UTF-8, lone
 // surrogate escapes, duplicate keys, numbers outside the float64 range.
 func Parse(data []byte) (Value, error) {
-	p := parser{data: data}
+	var p Parser
+	return p.Parse(data)
+}
+
+// Parser parses like Parse, reusing its scratch space from one call to the
+// next, for callers that parse many small values. Its zero value is ready
+// to use; it is not safe for concurrent use.
+type Parser struct{ p parser }
+
+// Parse parses data as the function Parse does.
+func (ps *Parser) Parse(data []byte) (Value, error) {
+	p := &ps.p
+	p.data, p.pos, p.path = data, 0, p.path[:0]
+	defer func() { p.data = nil }()
 	p.skipSpace()
 	v, err := p.value(0)
 	if err != nil {
@@ -50,6 +63,11 @@ type parser struct {
 	pos  int
 	path []string // tokens of the pointer being parsed, unescaped
 	buf  []byte   // scratch for strings with escapes
+	// Members and items of the objects and arrays being parsed, nested
+	// ones above their parents'; each is copied out at its exact size when
+	// complete, so parsing allocates once per object or array.
+	members []Member
+	items   []Value
 }
 
 func (p *parser) fail(msg string) error {
@@ -128,7 +146,8 @@ func (p *parser) literal(word string, v Value) (Value, error) {
 
 func (p *parser) object(depth int) (Value, error) {
 	p.pos++ // {
-	var members []Member
+	start := len(p.members)
+	defer func() { p.members = p.members[:start] }()
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
@@ -155,7 +174,7 @@ func (p *parser) object(depth int) (Value, error) {
 			return Value{}, err
 		}
 		p.path = p.path[:len(p.path)-1]
-		members = append(members, Member{Key: key, Value: v})
+		p.members = append(p.members, Member{Key: key, Value: v})
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return Value{}, p.fail("unexpected end of input in object")
@@ -170,6 +189,8 @@ func (p *parser) object(depth int) (Value, error) {
 		}
 		return Value{}, p.fail("expected ',' or '}' in object")
 	}
+	members := make([]Member, len(p.members)-start)
+	copy(members, p.members[start:])
 	sortMembers(members)
 	for i := 1; i < len(members); i++ {
 		if members[i].Key == members[i-1].Key {
@@ -184,11 +205,12 @@ func (p *parser) object(depth int) (Value, error) {
 
 func (p *parser) array(depth int) (Value, error) {
 	p.pos++ // [
-	items := []Value{}
+	start := len(p.items)
+	defer func() { p.items = p.items[:start] }()
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
-		return Value{Kind: Array, Items: items}, nil
+		return Value{Kind: Array, Items: []Value{}}, nil
 	}
 	for i := 0; ; i++ {
 		p.skipSpace()
@@ -198,7 +220,7 @@ func (p *parser) array(depth int) (Value, error) {
 			return Value{}, err
 		}
 		p.path = p.path[:len(p.path)-1]
-		items = append(items, v)
+		p.items = append(p.items, v)
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return Value{}, p.fail("unexpected end of input in array")
@@ -209,6 +231,8 @@ func (p *parser) array(depth int) (Value, error) {
 		}
 		if p.data[p.pos] == ']' {
 			p.pos++
+			items := make([]Value, len(p.items)-start)
+			copy(items, p.items[start:])
 			return Value{Kind: Array, Items: items}, nil
 		}
 		return Value{}, p.fail("expected ',' or ']' in array")

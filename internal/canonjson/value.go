@@ -209,5 +209,8 @@ func secondUnit(r rune) uint16 {
 }
 
 func sortMembers(m []Member) {
-	slices.SortStableFunc(m, func(a, b Member) int { return compareKeys(a.Key, b.Key) })
+	byKey := func(a, b Member) int { return compareKeys(a.Key, b.Key) }
+	if !slices.IsSortedFunc(m, byKey) {
+		slices.SortStableFunc(m, byKey)
+	}
 }

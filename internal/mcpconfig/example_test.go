@@ -69,3 +69,18 @@ func ExampleParseEnvFile() {
 	// map["GREETING":"hello\nworld" "LOG_LEVEL":"debug"] <nil>
 	// mcpconfig: 1:11: want '=' after the key
 }
+
+func ExampleReadFile() {
+	cfg, err := mcpconfig.ReadFile("../../testdata/configs/vscode.json")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, s := range cfg.Servers {
+		fmt.Println(s.Name, s.Transport, s.URLPointer())
+	}
+	// Output:
+	// github streamable_http /servers/github/url
+	// playwright stdio /servers/playwright/url
+	// memory stdio /servers/memory/url
+}

@@ -82,7 +82,7 @@ func (s Server) Resolve(v Vars) (Server, error) {
 			out.Args[i] = r.expand(refusals.Append(s.Pointer, "args", strconv.Itoa(i)), a)
 		}
 	}
-	out.URL = r.expand(refusals.Append(s.Pointer, "url"), s.URL)
+	out.URL = r.expand(s.URLPointer(), s.URL)
 	out.Connection.Env = r.expandMap(refusals.Append(s.Pointer, "env"), s.Connection.Env)
 	out.Connection.Headers = r.expandMap(refusals.Append(s.Pointer, "headers"), s.Connection.Headers)
 	out.Connection.Cwd = r.expand(refusals.Append(s.Pointer, "cwd"), s.Connection.Cwd)
