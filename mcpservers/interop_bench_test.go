@@ -30,11 +30,11 @@ func BenchmarkInteropConnect(b *testing.B) {
 		})
 	})
 	b.Run("memory/stdio", func(b *testing.B) {
-		conns := npmConnections(b)
+		conns := npmConnections(b, "")
 		benchConnect(b, map[string]mcpservers.Connection{"memory": conns["memory"]})
 	})
 	b.Run("all_three/stdio", func(b *testing.B) {
-		benchConnect(b, npmConnections(b))
+		benchConnect(b, npmConnections(b, ""))
 	})
 }
 

@@ -80,6 +80,7 @@ func (s *permissiveServer) sent() []string {
 }
 
 func TestInteropDiscoverAnsweredWithEmptyResult(t *testing.T) {
+	checkClean(t)
 	srv := &permissiveServer{}
 	hs := httptest.NewServer(srv)
 	defer hs.Close()

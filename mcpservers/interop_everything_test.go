@@ -36,14 +36,15 @@ type everythingSession struct {
 func openEverything(t *testing.T, transport string, opts *mcpservers.ClientOptions) *everythingSession {
 	t.Helper()
 	var (
-		conn mcpservers.Connection
-		s    = &everythingSession{}
+		conn   mcpservers.Connection
+		s      = &everythingSession{}
+		marker = checkClean(t)
 	)
 	switch transport {
 	case "stdio":
 		bin := npmServer(t, "mcp-server-everything")
 		rec := newStdioRecorder(t)
-		conn = rec.wrap(t, mcpservers.Stdio{Command: bin, Args: []string{"stdio"}})
+		conn = rec.wrap(t, mcpservers.Stdio{Command: bin, Args: []string{"stdio"}, Env: map[string]string{markerEnv: marker}})
 		s.log = func() *wireLog { return rec.log(t) }
 		s.dialRaw = func() rawConn { return dialRawStdio(t, bin, []string{"stdio"}, parentEnv(nil)) }
 	case "streamable_http":
@@ -544,9 +545,10 @@ func TestInteropEverythingInterceptor(t *testing.T) {
 // what Env gives, and not the parent's other variables.
 func TestInteropEverythingEnv(t *testing.T) {
 	bin := npmServer(t, "mcp-server-everything")
+	marker := checkClean(t)
 	t.Setenv("GUARDIAN_INTEROP_PARENT_ONLY", "parent-value")
 	c, err := mcpservers.NewClient(map[string]mcpservers.Connection{
-		"everything": mcpservers.Stdio{Command: bin, Env: map[string]string{"GUARDIAN_INTEROP_GIVEN": "given-value"}},
+		"everything": mcpservers.Stdio{Command: bin, Env: map[string]string{"GUARDIAN_INTEROP_GIVEN": "given-value", markerEnv: marker}},
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -580,12 +582,13 @@ func TestInteropEverythingEnv(t *testing.T) {
 // it), and the code that shapes calls in role order.
 func TestInteropEverythingRecord(t *testing.T) {
 	bin := npmServer(t, "mcp-server-everything")
+	marker := checkClean(t)
 	h := &recordingHandlers{}
 	opts := h.options(t)
 	ic := renameInterceptor{From: "nothing", To: "nothing"}
 	opts.Interceptors = []mcpservers.Interceptor{ic}
 	c, err := mcpservers.NewClient(map[string]mcpservers.Connection{
-		"everything": mcpservers.Stdio{Command: bin, Args: []string{"stdio"}, Env: map[string]string{"GUARDIAN_INTEROP_GIVEN": "given-value"}},
+		"everything": mcpservers.Stdio{Command: bin, Args: []string{"stdio"}, Env: map[string]string{markerEnv: marker}},
 	}, opts)
 	if err != nil {
 		t.Fatal(err)

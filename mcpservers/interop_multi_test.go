@@ -16,14 +16,25 @@ import (
 )
 
 // npmConnections are the three npm servers over stdio, on temporary state.
-func npmConnections(t testing.TB) map[string]mcpservers.Connection {
+// Each server's environment holds marker (see checkClean), if not empty.
+func npmConnections(t testing.TB, marker string) map[string]mcpservers.Connection {
 	t.Helper()
 	dir := t.TempDir()
+	env := func(kv ...string) map[string]string {
+		m := map[string]string{}
+		if marker != "" {
+			m[markerEnv] = marker
+		}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
 	return map[string]mcpservers.Connection{
-		"everything": mcpservers.Stdio{Command: npmServer(t, "mcp-server-everything")},
-		"filesystem": mcpservers.Stdio{Command: npmServer(t, "mcp-server-filesystem"), Args: []string{dir}},
+		"everything": mcpservers.Stdio{Command: npmServer(t, "mcp-server-everything"), Env: env()},
+		"filesystem": mcpservers.Stdio{Command: npmServer(t, "mcp-server-filesystem"), Args: []string{dir}, Env: env()},
 		"memory": mcpservers.Stdio{Command: npmServer(t, "mcp-server-memory"),
-			Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(dir, "memory.jsonl")}},
+			Env: env("MEMORY_FILE_PATH", filepath.Join(dir, "memory.jsonl"))},
 	}
 }
 
@@ -31,7 +42,7 @@ func npmConnections(t testing.TB) map[string]mcpservers.Connection {
 // call (they connect concurrently), in the documented order: by server
 // name, then as each server listed them.
 func TestInteropThreeServers(t *testing.T) {
-	conns := npmConnections(t)
+	conns := npmConnections(t, checkClean(t))
 	c, err := mcpservers.NewClient(conns, &mcpservers.ClientOptions{Stderr: newLineWriter(t, "server stderr: ")})
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +109,7 @@ func TestInteropThreeServers(t *testing.T) {
 // what the model sees is "<server>_<tool>" in the providers' alphabet, and
 // calls still use the MCP name.
 func TestInteropPrefixedNames(t *testing.T) {
-	c, err := mcpservers.NewClient(npmConnections(t), &mcpservers.ClientOptions{PrefixToolNames: true})
+	c, err := mcpservers.NewClient(npmConnections(t, checkClean(t)), &mcpservers.ClientOptions{PrefixToolNames: true})
 	if err != nil {
 		t.Fatal(err)
 	}

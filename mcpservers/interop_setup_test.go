@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -256,4 +257,103 @@ func readAllLines(path string) ([][]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// markerEnv names the variable that marks the server processes a test
+// starts through a Client, so that it can tell they are gone after Close.
+const markerEnv = "GUARDIAN_INTEROP_MARKER"
+
+// checkClean returns a value for markerEnv, and makes t fail if, once the
+// test and its cleanups are done (so call it first), a process holding
+// that value in its environment still runs, or a goroutine of mcpservers,
+// of mcp-go or of an HTTP connection is left. Both end a little after
+// Close returns, so it waits up to 5 seconds for them.
+func checkClean(t *testing.T) string {
+	t.Helper()
+	marker := fmt.Sprintf("%s-%d-%d", t.Name(), os.Getpid(), time.Now().UnixNano())
+	t.Cleanup(func() {
+		var procs []string
+		var goroutines []string
+		waitFor(5*time.Second, func() bool {
+			procs, goroutines = markedProcesses(markerEnv+"="+marker), clientGoroutines()
+			return len(procs) == 0 && len(goroutines) == 0
+		})
+		for _, p := range procs {
+			t.Errorf("a server process outlived its Client's Close: %s", p)
+		}
+		if len(goroutines) > 0 {
+			t.Errorf("%d goroutines of the client outlived Close:\n%s", len(goroutines), strings.Join(goroutines, "\n\n"))
+		}
+	})
+	return marker
+}
+
+// markedProcesses lists the live (not zombie) processes whose environment
+// holds the entry, as "pid cmdline".
+func markedProcesses(entry string) []string {
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
+		if err != nil || !containsEntry(env, entry) {
+			continue
+		}
+		stat, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
+		if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && strings.HasPrefix(strings.TrimSpace(string(stat[i+1:])), "Z") {
+			continue // exited, waiting to be reaped by whoever inherited it
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+		out = append(out, fmt.Sprintf("%d %s", pid, strings.ReplaceAll(string(cmdline), "\x00", " ")))
+	}
+	return out
+}
+
+func containsEntry(environ []byte, entry string) bool {
+	for _, e := range strings.Split(string(environ), "\x00") {
+		if e == entry {
+			return true
+		}
+	}
+	return false
+}
+
+// clientGoroutines returns the stacks of goroutines that run code of
+// package mcpservers (not its tests), of mcp-go, or an HTTP connection.
+func clientGoroutines() []string {
+	buf := make([]byte, 4<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var out []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if clientStack(g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// clientStack reports whether a goroutine's stack has a frame of the
+// client: each function line is followed by its file line.
+func clientStack(stack string) bool {
+	lines := strings.Split(stack, "\n")
+	for i := 0; i+1 < len(lines); i++ {
+		fn := strings.TrimPrefix(lines[i], "created by ")
+		file := strings.TrimSpace(lines[i+1])
+		if j := strings.LastIndexByte(file, ':'); j >= 0 {
+			file = file[:j]
+		}
+		switch {
+		case strings.HasPrefix(fn, "github.com/guardian-agent/guardian-go/mcpservers.") && !strings.HasSuffix(file, "_test.go"),
+			strings.HasPrefix(fn, "github.com/mark3labs/mcp-go/"),
+			strings.HasPrefix(fn, "net/http.(*persistConn)"):
+			return true
+		}
+	}
+	return false
 }

@@ -265,16 +265,20 @@ func newHTTPRecorder(t testing.TB, target string) *httpRecorder {
 		t.Fatal(err)
 	}
 	rec := &httpRecorder{}
+	upstream := &http.Transport{}
 	proxy := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(&url.URL{Scheme: u.Scheme, Host: u.Host})
 			pr.Out.Host = u.Host
 		},
 		FlushInterval: -1, // pass event streams on as they come
-		Transport:     &recordingTransport{rec: rec, next: http.DefaultTransport},
+		Transport:     &recordingTransport{rec: rec, next: upstream},
 	}
 	srv := httptest.NewServer(proxy)
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		srv.Close()
+		upstream.CloseIdleConnections()
+	})
 	rec.URL = srv.URL + u.Path
 	return rec
 }
@@ -587,7 +591,7 @@ type rawHTTP struct {
 }
 
 func dialRawHTTP(t testing.TB, serverURL string) *rawHTTP {
-	r := &rawHTTP{url: serverURL, client: &http.Client{}}
+	r := &rawHTTP{url: serverURL, client: &http.Client{Transport: &http.Transport{}}}
 	t.Cleanup(r.close)
 	return r
 }
@@ -702,6 +706,7 @@ func (r *rawHTTP) close() {
 	sid := r.sessionID
 	r.sessionID = ""
 	r.mu.Unlock()
+	defer r.client.CloseIdleConnections()
 	if sid == "" {
 		return
 	}
