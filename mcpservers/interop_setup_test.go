@@ -85,9 +85,10 @@ func freePort(t testing.TB) int {
 // everythingHTTP is a server-everything process serving streamable HTTP on
 // loopback.
 type everythingHTTP struct {
-	URL string // http://127.0.0.1:PORT/mcp
-	cmd *exec.Cmd
-	out *lockedBuffer
+	URL  string // http://127.0.0.1:PORT/mcp
+	port int
+	bin  string
+	stop func() // stops the current process
 }
 
 // startEverythingHTTP starts `mcp-server-everything streamableHttp` on a free
@@ -98,8 +99,11 @@ func startEverythingHTTP(t testing.TB) *everythingHTTP {
 	bin := npmServer(t, "mcp-server-everything")
 	var lastErr error
 	for range 3 { // the free port can be taken between freePort and listen
-		s, err := tryStartEverythingHTTP(t, bin, freePort(t))
+		port := freePort(t)
+		stop, err := runEverythingHTTP(bin, port)
 		if err == nil {
+			s := &everythingHTTP{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port), port: port, bin: bin, stop: stop}
+			t.Cleanup(func() { s.stop() })
 			return s
 		}
 		lastErr = err
@@ -108,7 +112,22 @@ func startEverythingHTTP(t testing.TB) *everythingHTTP {
 	return nil
 }
 
-func tryStartEverythingHTTP(t testing.TB, bin string, port int) (*everythingHTTP, error) {
+// restart stops the server and starts a new one on the same port: every
+// session the old one had is gone.
+func (s *everythingHTTP) restart(t testing.TB) {
+	t.Helper()
+	s.stop()
+	stop, err := runEverythingHTTP(s.bin, s.port)
+	if err != nil {
+		t.Fatalf("restarting server-everything: %v", err)
+	}
+	s.stop = stop
+}
+
+// runEverythingHTTP starts the server on port and waits until it listens;
+// stop ends it (SIGINT, on which it shuts down cleanly, then SIGKILL) and
+// waits for it.
+func runEverythingHTTP(bin string, port int) (stop func(), err error) {
 	out := &lockedBuffer{}
 	cmd := exec.Command(bin, "streamableHttp")
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
@@ -119,8 +138,18 @@ func tryStartEverythingHTTP(t testing.TB, bin string, port int) (*everythingHTTP
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	s := &everythingHTTP{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port), cmd: cmd, out: out}
-
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			_ = cmd.Process.Signal(syscall.SIGINT)
+			select {
+			case <-exited:
+			case <-time.After(5 * time.Second):
+				_ = cmd.Process.Kill()
+				<-exited
+			}
+		})
+	}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		select {
@@ -132,7 +161,7 @@ func tryStartEverythingHTTP(t testing.TB, bin string, port int) (*everythingHTTP
 			c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
 			if err == nil {
 				c.Close()
-				break
+				return stop, nil
 			}
 		}
 		if time.Now().After(deadline) {
@@ -142,17 +171,6 @@ func tryStartEverythingHTTP(t testing.TB, bin string, port int) (*everythingHTTP
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Cleanup(func() {
-		// server-everything shuts down cleanly on SIGINT.
-		_ = cmd.Process.Signal(syscall.SIGINT)
-		select {
-		case <-exited:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	})
-	return s, nil
 }
 
 // lockedBuffer is an io.Writer safe for the concurrent writes of a child's

@@ -252,6 +252,7 @@ type httpRecorder struct {
 
 type exchange struct {
 	method      string
+	header      http.Header // the request's, as the client sent it
 	reqBody     []byte
 	contentType string
 	status      int
@@ -289,7 +290,7 @@ type recordingTransport struct {
 }
 
 func (rt *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	ex := &exchange{method: req.Method}
+	ex := &exchange{method: req.Method, header: req.Header.Clone()}
 	if req.Body != nil {
 		b, err := io.ReadAll(req.Body)
 		req.Body.Close()
@@ -333,6 +334,33 @@ func (b *recordingBody) Read(p []byte) (int, error) {
 }
 
 func (b *recordingBody) Close() error { return b.rc.Close() }
+
+// httpRequest is a request the client sent, as the recorder saw it.
+type httpRequest struct {
+	Method string // GET, POST or DELETE
+	Header http.Header
+	RPC    []wireMsg // the JSON-RPC messages of a POST
+}
+
+// requests returns the HTTP requests so far, in the order sent.
+func (r *httpRecorder) requests(t testing.TB) []httpRequest {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]httpRequest, 0, len(r.exchanges))
+	for _, ex := range r.exchanges {
+		hr := httpRequest{Method: ex.method, Header: ex.header}
+		if ex.method == http.MethodPost {
+			ms, err := parseMessages(ex.reqBody)
+			if err != nil {
+				t.Fatalf("recorded POST body is not JSON-RPC (%v): %.200s", err, ex.reqBody)
+			}
+			hr.RPC = ms
+		}
+		out = append(out, hr)
+	}
+	return out
+}
 
 // log parses the exchanges so far. Responses are paired with the requests
 // of their own exchange; requests from the server (on any stream) are in
