@@ -19,7 +19,7 @@ import (
 	"github.com/guardian-agent/guardian-go/mcpservers"
 )
 
-var everythingTransports = []string{"stdio", "streamable_http"}
+var everythingTransports = []string{"stdio", "streamable_http", "sse"}
 
 // everythingSession is a Client connected to one server-everything through
 // a wire recorder, and a way to open an independent raw session with the
@@ -53,6 +53,15 @@ func openEverything(t *testing.T, transport string, opts *mcpservers.ClientOptio
 		conn = mcpservers.StreamableHTTP{URL: rec.URL}
 		s.log = func() *wireLog { return rec.log(t) }
 		s.dialRaw = func() rawConn { return dialRawHTTP(t, srv.URL) }
+	case "sse":
+		// The raw session for SSE is the same server over stdio: the
+		// tools do not depend on the transport.
+		srv := startEverythingSSE(t)
+		rec := newHTTPRecorder(t, srv.URL)
+		conn = mcpservers.SSE{URL: rec.URL}
+		s.log = func() *wireLog { return rec.log(t) }
+		bin := npmServer(t, "mcp-server-everything")
+		s.dialRaw = func() rawConn { return dialRawStdio(t, bin, []string{"stdio"}, parentEnv(nil)) }
 	default:
 		t.Fatalf("unknown transport %q", transport)
 	}

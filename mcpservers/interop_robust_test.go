@@ -47,15 +47,30 @@ func (h callHeader) Intercept(ctx context.Context, req *mcpservers.CallRequest, 
 // a call's own headers go on that call only, and that none of them reaches
 // a tool's record.
 func TestInteropEverythingHTTPHeaders(t *testing.T) {
+	for _, transport := range []string{"streamable_http", "sse"} {
+		t.Run(transport, func(t *testing.T) { testHTTPHeaders(t, transport) })
+	}
+}
+
+func testHTTPHeaders(t *testing.T, transport string) {
 	checkClean(t)
-	srv := startEverythingHTTP(t)
-	rec := newHTTPRecorder(t, srv.URL)
 	token := "ghp_" + strings.Repeat("a", 36) // a fake token, built here: never a literal in the repo
-	c, err := mcpservers.NewClient(map[string]mcpservers.Connection{"everything": mcpservers.StreamableHTTP{
-		URL:     rec.URL,
-		Headers: map[string]string{"X-Interop-Conn": "conn-value"},
-		Auth:    bearerAuth{token: token},
-	}}, &mcpservers.ClientOptions{
+	headers := map[string]string{"X-Interop-Conn": "conn-value"}
+	var (
+		rec  *httpRecorder
+		conn mcpservers.Connection
+		want definition.Server
+	)
+	if transport == "sse" {
+		rec = newHTTPRecorder(t, startEverythingSSE(t).URL)
+		conn = mcpservers.SSE{URL: rec.URL, Headers: headers, Auth: bearerAuth{token: token}}
+		want = definition.Server{Name: "everything", Transport: definition.TransportSSE, URL: rec.URL}
+	} else {
+		rec = newHTTPRecorder(t, startEverythingHTTP(t).URL)
+		conn = mcpservers.StreamableHTTP{URL: rec.URL, Headers: headers, Auth: bearerAuth{token: token}}
+		want = definition.Server{Name: "everything", Transport: definition.TransportStreamableHTTP, URL: rec.URL}
+	}
+	c, err := mcpservers.NewClient(map[string]mcpservers.Connection{"everything": conn}, &mcpservers.ClientOptions{
 		Interceptors: []mcpservers.Interceptor{callHeader{Tool: "echo", Key: "X-Interop-Call", Value: "call-value"}},
 	})
 	if err != nil {
@@ -102,13 +117,12 @@ func TestInteropEverythingHTTPHeaders(t *testing.T) {
 			t.Errorf("%s %s: X-Interop-Call = %q, want %q", what, call, got, wantCall)
 		}
 	}
-	// A 2025-11-25 session: the GET stream for the server's own requests,
-	// and a DELETE to end it.
-	if methods[http.MethodGet] == 0 || methods[http.MethodDelete] == 0 {
-		t.Errorf("requests by method = %v, want the GET stream and the DELETE on Close too", methods)
+	// A 2025-11-25 streamable HTTP session has a GET stream for the
+	// server's own requests and a DELETE to end it; SSE has its stream.
+	if methods[http.MethodGet] == 0 || (transport == "streamable_http" && methods[http.MethodDelete] == 0) {
+		t.Errorf("requests by method = %v, want the GET stream (and for streamable HTTP the DELETE on Close) too", methods)
 	}
 
-	want := definition.Server{Name: "everything", Transport: definition.TransportStreamableHTTP, URL: rec.URL}
 	if fmt.Sprint(rec0.Server) != fmt.Sprint(want) {
 		t.Errorf("record server = %+v, want %+v", rec0.Server, want)
 	}
@@ -128,21 +142,24 @@ func TestInteropEverythingHTTPHeaders(t *testing.T) {
 	}
 }
 
-// TestInteropEverythingCancel ends a long call by its context: the call
+// TestInteropEverythingCancel ends long calls by their context: each
 // returns the context's error, the server is told (on stdio, where the
 // transport sends notifications/cancelled), and the connection goes on.
+// Several calls, since on SSE the error was a race with mcp-go's own timer.
 func TestInteropEverythingCancel(t *testing.T) {
 	const name = "trigger-long-running-operation"
 	for _, transport := range everythingTransports {
 		t.Run(transport, func(t *testing.T) {
 			s := openEverything(t, transport, nil)
 			tools := toolsByName(t, s.client)
-			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-			defer cancel()
-			_, err := tools[name].Call(ctx, map[string]any{"duration": 30, "steps": 2})
-			var e *mcpservers.Error
-			if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &e) || e.Server != "everything" || e.Tool != name {
-				t.Fatalf("Call error = %v, want an *Error naming everything's %q that is context.DeadlineExceeded", err, name)
+			for i := range 6 {
+				ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+				_, err := tools[name].Call(ctx, map[string]any{"duration": 30, "steps": 2})
+				cancel()
+				var e *mcpservers.Error
+				if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &e) || e.Server != "everything" || e.Tool != name {
+					t.Errorf("call %d: error = %v, want an *Error naming everything's %q that is context.DeadlineExceeded", i, err, name)
+				}
 			}
 			if transport == "stdio" {
 				call := s.log().lastCall(t, name)
@@ -152,7 +169,7 @@ func TestInteropEverythingCancel(t *testing.T) {
 			}
 			r, err := tools["echo"].Call(testContext(t, 30*time.Second), map[string]any{"message": "still here"})
 			if err != nil || r.Text() != "Echo: still here" {
-				t.Errorf("call after the cancelled one: %+v, %v", r, err)
+				t.Errorf("call after the cancelled ones: %+v, %v", r, err)
 			}
 		})
 	}

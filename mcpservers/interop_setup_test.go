@@ -82,12 +82,13 @@ func freePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// everythingHTTP is a server-everything process serving streamable HTTP on
-// loopback.
+// everythingHTTP is a server-everything process serving streamable HTTP
+// (or the legacy SSE transport) on loopback.
 type everythingHTTP struct {
-	URL  string // http://127.0.0.1:PORT/mcp
+	URL  string // http://127.0.0.1:PORT/mcp, or /sse
 	port int
 	bin  string
+	mode string // the package's argument: streamableHttp or sse
 	stop func() // stops the current process
 }
 
@@ -96,13 +97,29 @@ type everythingHTTP struct {
 // answers. The process is stopped when t ends.
 func startEverythingHTTP(t testing.TB) *everythingHTTP {
 	t.Helper()
+	return startEverythingServer(t, "streamableHttp")
+}
+
+// startEverythingSSE starts `mcp-server-everything sse` likewise: the
+// event stream is at /sse.
+func startEverythingSSE(t testing.TB) *everythingHTTP {
+	t.Helper()
+	return startEverythingServer(t, "sse")
+}
+
+func startEverythingServer(t testing.TB, mode string) *everythingHTTP {
+	t.Helper()
 	bin := npmServer(t, "mcp-server-everything")
+	path := "/mcp"
+	if mode == "sse" {
+		path = "/sse"
+	}
 	var lastErr error
 	for range 3 { // the free port can be taken between freePort and listen
 		port := freePort(t)
-		stop, err := runEverythingHTTP(bin, port)
+		stop, err := runEverythingHTTP(bin, mode, port)
 		if err == nil {
-			s := &everythingHTTP{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port), port: port, bin: bin, stop: stop}
+			s := &everythingHTTP{URL: fmt.Sprintf("http://127.0.0.1:%d%s", port, path), port: port, bin: bin, mode: mode, stop: stop}
 			t.Cleanup(func() { s.stop() })
 			return s
 		}
@@ -117,7 +134,7 @@ func startEverythingHTTP(t testing.TB) *everythingHTTP {
 func (s *everythingHTTP) restart(t testing.TB) {
 	t.Helper()
 	s.stop()
-	stop, err := runEverythingHTTP(s.bin, s.port)
+	stop, err := runEverythingHTTP(s.bin, s.mode, s.port)
 	if err != nil {
 		t.Fatalf("restarting server-everything: %v", err)
 	}
@@ -127,9 +144,9 @@ func (s *everythingHTTP) restart(t testing.TB) {
 // runEverythingHTTP starts the server on port and waits until it listens;
 // stop ends it (SIGINT, on which it shuts down cleanly, then SIGKILL) and
 // waits for it.
-func runEverythingHTTP(bin string, port int) (stop func(), err error) {
+func runEverythingHTTP(bin, mode string, port int) (stop func(), err error) {
 	out := &lockedBuffer{}
-	cmd := exec.Command(bin, "streamableHttp")
+	cmd := exec.Command(bin, mode)
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
 	cmd.Stdout = out
 	cmd.Stderr = out
@@ -157,7 +174,7 @@ func runEverythingHTTP(bin string, port int) (stop func(), err error) {
 			return nil, fmt.Errorf("exited (%v): %s", err, out.String())
 		default:
 		}
-		if strings.Contains(out.String(), "listening on port") {
+		if o := out.String(); strings.Contains(o, "listening on port") || strings.Contains(o, "running on port") {
 			c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
 			if err == nil {
 				c.Close()

@@ -362,9 +362,9 @@ func (r *httpRecorder) requests(t testing.TB) []httpRequest {
 	return out
 }
 
-// log parses the exchanges so far. Responses are paired with the requests
-// of their own exchange; requests from the server (on any stream) are in
-// fromServer.
+// log parses the exchanges so far. Responses are paired with requests by
+// ID, whatever stream they came on (on SSE, they all come on the GET
+// stream); requests from the server are in fromServer.
 func (r *httpRecorder) log(t testing.TB) *wireLog {
 	t.Helper()
 	r.mu.Lock()
@@ -398,8 +398,8 @@ func (r *httpRecorder) log(t testing.TB) *wireLog {
 		}
 		l.fromClient = append(l.fromClient, sent...)
 		l.fromServer = append(l.fromServer, got...)
-		l.rpcs = append(l.rpcs, pair(sent, got)...)
 	}
+	l.rpcs = pair(l.fromClient, l.fromServer)
 	return l
 }
 
