@@ -177,8 +177,8 @@ func parseMessages(b []byte) ([]wireMsg, error) {
 func pair(fromClient, fromServer []wireMsg) []rpc {
 	var rpcs []rpc
 	open := map[string][]int{} // id -> indexes into rpcs still unanswered
-	// Interleave by position is unknown across the two directions, so match
-	// each response to the oldest unanswered request with its ID.
+	// How the two directions interleave is not recorded, so each response
+	// goes to the oldest unanswered request with its ID.
 	for _, m := range fromClient {
 		if m.isRequest() {
 			open[string(m.ID)] = append(open[string(m.ID)], len(rpcs))
@@ -480,6 +480,8 @@ type rawStdio struct {
 	pending map[string]chan wireMsg
 	done    chan struct{}
 	readErr error
+
+	closeOnce sync.Once
 }
 
 func dialRawStdio(t testing.TB, command string, args []string, env []string) *rawStdio {
@@ -585,16 +587,20 @@ func (r *rawStdio) notify(_ context.Context, method string, params any) error {
 	return r.write(b)
 }
 
+// close closes the server's stdin and waits for it to exit, killing it
+// after 3 seconds. It is safe to call more than once.
 func (r *rawStdio) close() {
-	r.stdin.Close()
-	ch := make(chan struct{})
-	go func() { r.cmd.Wait(); close(ch) }()
-	select {
-	case <-ch:
-	case <-time.After(3 * time.Second):
-		r.cmd.Process.Kill()
-		<-ch
-	}
+	r.closeOnce.Do(func() {
+		r.stdin.Close()
+		ch := make(chan struct{})
+		go func() { r.cmd.Wait(); close(ch) }()
+		select {
+		case <-ch:
+		case <-time.After(3 * time.Second):
+			r.cmd.Process.Kill()
+			<-ch
+		}
+	})
 }
 
 func rawResult(m wireMsg) (json.RawMessage, error) {
