@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 )
@@ -205,6 +207,11 @@ func (sess *session) callFailure(ctx context.Context, cs *callState, err error, 
 	if closed || srv.fixed && errors.Is(err, transport.ErrTransportClosed) {
 		return srv.callError(name, ErrClosed, "", nil)
 	}
+	if sess.proc != nil && round == 1 && unwritten(err) {
+		// The request never reached the pipe: the server did not get it.
+		sess.markLost(errSessionLost, false)
+		return errNotSent
+	}
 	if sess.proc != nil || sess.isLost() {
 		return srv.callError(name, ErrConnectionLost, sess.lostReason().Error(), err)
 	}
@@ -218,6 +225,12 @@ func (sess *session) callFailure(ctx context.Context, cs *callState, err error, 
 		return srv.callError(name, ErrProtocol, describeTransportError(srv.red, err), err)
 	}
 	return srv.callError(name, ErrConnectionLost, describeTransportError(srv.red, err), err)
+}
+
+// unwritten reports whether a stdio request failed to be written at all:
+// the server's end of the pipe was gone.
+func unwritten(err error) bool {
+	return errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed)
 }
 
 // isDecodeError tells mcp-go's "cannot read the response" errors.

@@ -58,8 +58,8 @@ type ClientOptions struct {
 	// together with an error for the ones that did not, instead of no tools.
 	AllowPartial bool
 
-	// ClientName and ClientVersion identify the client to servers. Empty
-	// means "guardian-go" and this module's version line.
+	// ClientName and ClientVersion identify the client to servers. An
+	// empty ClientName means "guardian-go", at this module's version.
 	ClientName    string
 	ClientVersion string
 

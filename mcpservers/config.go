@@ -3,7 +3,9 @@ package mcpservers
 import (
 	"maps"
 	"net/http"
+	"runtime/debug"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/guardian-agent/guardian-go/definition"
@@ -16,7 +18,6 @@ const (
 	defaultDiscoverTimeout = time.Second
 	defaultLogLevel        = "info"
 	defaultClientName      = "guardian-go"
-	defaultClientVersion   = "0"
 	callbackQueueSize      = 1024
 )
 
@@ -151,7 +152,7 @@ func copyOptions(o *ClientOptions) *options {
 	if opts.clientName == "" {
 		opts.clientName = defaultClientName
 		if opts.clientVersion == "" {
-			opts.clientVersion = defaultClientVersion
+			opts.clientVersion = moduleVersion()
 		}
 	}
 	if o.Stderr != nil {
@@ -159,3 +160,20 @@ func copyOptions(o *ClientOptions) *options {
 	}
 	return opts
 }
+
+// moduleVersion is this module's version in the running binary, as the
+// client's version; "(devel)" when built from a checkout.
+var moduleVersion = sync.OnceValue(func() string {
+	const module = "github.com/guardian-agent/guardian-go"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Path == module && bi.Main.Version != "" {
+			return bi.Main.Version
+		}
+		for _, d := range bi.Deps {
+			if d.Path == module {
+				return d.Version
+			}
+		}
+	}
+	return "(devel)"
+})

@@ -171,8 +171,9 @@ type session struct {
 	lostOnce sync.Once
 	lostWhy  error
 
-	mu    sync.Mutex
-	calls map[*callState]struct{}
+	mu      sync.Mutex
+	calls   map[*callState]struct{}
+	waiters map[*context.CancelCauseFunc]struct{}
 
 	closeOnce  sync.Once
 	cancelLife context.CancelFunc
@@ -188,7 +189,7 @@ var (
 )
 
 func newSession(s *remote) *session {
-	return &session{srv: s, lost: make(chan struct{}), calls: map[*callState]struct{}{}}
+	return &session{srv: s, lost: make(chan struct{}), calls: map[*callState]struct{}{}, waiters: map[*context.CancelCauseFunc]struct{}{}}
 }
 
 func (sess *session) isLost() bool {
@@ -214,7 +215,26 @@ func (sess *session) markLost(why error, cancel bool) {
 		for cs := range sess.calls {
 			cs.cancel(why)
 		}
+		for w := range sess.waiters {
+			(*w)(why)
+		}
 		sess.mu.Unlock()
+	}
+}
+
+// bind returns a context that ends, with why as its cause, when the session
+// is taken as lost with its waits cancelled (an SSE stream gone): connecting
+// and listing would otherwise wait for answers that cannot come.
+func (sess *session) bind(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	sess.mu.Lock()
+	sess.waiters[&cancel] = struct{}{}
+	sess.mu.Unlock()
+	return ctx, func() {
+		sess.mu.Lock()
+		delete(sess.waiters, &cancel)
+		sess.mu.Unlock()
+		cancel(nil)
 	}
 }
 
@@ -265,13 +285,13 @@ const longTimeout = 100 * 365 * 24 * time.Hour
 func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go func() {
+	go func(done <-chan struct{}) {
 		select {
 		case <-s.closing:
 			cancel()
-		case <-ctx.Done():
+		case <-done:
 		}
-	}()
+	}(ctx.Done())
 
 	cfg := s.cfg
 	sess := newSession(s)
@@ -357,9 +377,11 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 
 	init := mcp.InitializeRequest{}
 	init.Params.ClientInfo = mcp.Implementation{Name: s.opts.clientName, Version: s.opts.clientVersion}
-	res, err := sess.mc.Initialize(ctx, init)
+	initCtx, unbind := sess.bind(ctx)
+	defer unbind()
+	res, err := sess.mc.Initialize(initCtx, init)
 	if err != nil {
-		return nil, s.connectFailure(ctx, sess, err)
+		return nil, s.connectFailure(initCtx, sess, err)
 	}
 	sess.protocolVersion = sess.mc.ProtocolVersion()
 	if sess.protocolVersion == "" {
@@ -655,6 +677,9 @@ func (s *remote) connectFailure(ctx context.Context, sess *session, err error) e
 	default:
 	}
 	if ctx.Err() != nil {
+		if cause := context.Cause(ctx); errors.Is(cause, errStreamLost) {
+			return s.connectError(ErrConnect, cause.Error(), cause)
+		}
 		detail := "the server did not answer in time"
 		if errors.Is(ctx.Err(), context.Canceled) {
 			detail = "connecting was cancelled"

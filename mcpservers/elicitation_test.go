@@ -198,3 +198,20 @@ func TestNoSamplingHandler(t *testing.T) {
 	_, err = tools["list_roots"].Call(testCtx(t), nil)
 	wantKind(t, err, ErrNoHandler, "docs")
 }
+
+func TestElicitationDefaults(t *testing.T) {
+	inputTransports(t, func(t *testing.T, conn Connection, opts *ClientOptions, legacy bool) {
+		var defaults map[string]any
+		opts.Elicitation = ElicitationHandlerFunc(func(ctx contextT, r *ElicitationRequest) (*ElicitationResponse, error) {
+			defaults = r.Defaults()
+			return &ElicitationResponse{Action: ElicitationAccept, Content: map[string]any{"name": "Bob"}}, nil
+		})
+		tools := loadTools(t, newClient(t, map[string]Connection{"docs": conn}, opts))
+		if got := call(t, tools["defaults_form"], nil).Text(); got != `accept {"age":36,"name":"Bob","subscribed":true}` {
+			t.Errorf("defaults_form = %s", got)
+		}
+		if len(defaults) != 3 || defaults["name"] != "Ada" || defaults["subscribed"] != true {
+			t.Errorf("Defaults() = %v", defaults)
+		}
+	})
+}

@@ -97,6 +97,37 @@ type ElicitationRequest struct {
 	ElicitationID   string
 }
 
+// Defaults returns the default values the requested schema gives its
+// fields (SEP-1034), for a form to start from; nil when there are none. An
+// accepted answer that leaves out such a field is sent with its default.
+func (r *ElicitationRequest) Defaults() map[string]any {
+	if r == nil || r.RequestedSchema == nil {
+		return nil
+	}
+	var schema struct {
+		Properties map[string]map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(r.RequestedSchema, &schema) != nil {
+		return nil
+	}
+	var out map[string]any
+	for name, prop := range schema.Properties {
+		raw, ok := prop["default"]
+		if !ok {
+			continue
+		}
+		var v any
+		if json.Unmarshal(raw, &v) != nil {
+			continue
+		}
+		if out == nil {
+			out = map[string]any{}
+		}
+		out[name] = v
+	}
+	return out
+}
+
 // ElicitationAction is the user's choice.
 type ElicitationAction string
 

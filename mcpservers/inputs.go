@@ -123,7 +123,7 @@ func (cs *callState) elicit(ctx context.Context, key string, params json.RawMess
 		a := cs.answers[key]
 		resp = &a
 	}
-	return encodeElicitation(resp)
+	return encodeElicitation(resp, er)
 }
 
 func (cs *callState) sample(ctx context.Context, key string, params json.RawMessage) (json.RawMessage, error) {
@@ -183,8 +183,10 @@ func parseElicitation(params json.RawMessage) (*ElicitationRequest, error) {
 	return er, nil
 }
 
-// encodeElicitation renders a user's answer as an elicitation result.
-func encodeElicitation(r *ElicitationResponse) (json.RawMessage, error) {
+// encodeElicitation renders a user's answer as an elicitation result. An
+// accepted form that leaves out a field the requested schema gives a
+// default for gets the default (SEP-1034).
+func encodeElicitation(r *ElicitationResponse, req *ElicitationRequest) (json.RawMessage, error) {
 	if r == nil {
 		return nil, errors.New("the elicitation handler gave no answer")
 	}
@@ -199,6 +201,15 @@ func encodeElicitation(r *ElicitationResponse) (json.RawMessage, error) {
 	}{Action: r.Action}
 	if r.Action == ElicitationAccept {
 		out.Content = r.Content
+		if defaults := req.Defaults(); len(defaults) > 0 {
+			out.Content = make(map[string]any, len(r.Content)+len(defaults))
+			for k, v := range defaults {
+				out.Content[k] = v
+			}
+			for k, v := range r.Content {
+				out.Content[k] = v
+			}
+		}
 	}
 	return json.Marshal(out)
 }
@@ -442,7 +453,7 @@ func (h legacyHandlers) Elicit(ctx context.Context, req mcp.ElicitationRequest) 
 		}
 		resp = &a
 	}
-	b, err := encodeElicitation(resp)
+	b, err := encodeElicitation(resp, er)
 	if err != nil {
 		if cs != nil {
 			cs.cancel(&handlerFailure{err})

@@ -3,8 +3,10 @@ package mcpservers
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -25,6 +27,8 @@ func (sess *session) listTools(ctx context.Context) ([]*wireTool, Implementation
 		stamp  Implementation
 	)
 	meta := sess.metaFor("")
+	ctx, unbind := sess.bind(ctx)
+	defer unbind()
 	for page := 1; ; page++ {
 		if page > maxListPages {
 			return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("the listing goes on past %d pages", maxListPages), nil)
@@ -120,10 +124,21 @@ func (sess *session) listFailure(ctx context.Context, err error) error {
 		if srv.isClosed() {
 			return srv.listError(ErrClosed, "", nil)
 		}
+		if cause := context.Cause(ctx); errors.Is(cause, errStreamLost) {
+			return srv.listError(ErrConnectionLost, cause.Error(), cause)
+		}
 		return srv.listError(ErrConnect, "the server did not answer in time", ctx.Err())
 	}
 	if rpc, ok := err.(*RPCError); ok {
 		return srv.listError(ErrServer, rpc.Error(), rpc)
+	}
+	if errors.Is(err, transport.ErrSessionTerminated) {
+		if sess.modern {
+			return srv.listError(ErrServer, "HTTP status 404", err)
+		}
+		// The server forgot the session: list again on a new one.
+		sess.markLost(errSessionEnded, false)
+		return srv.listError(ErrConnectionLost, errSessionEnded.Error(), err)
 	}
 	if srv.isClosed() {
 		return srv.listError(ErrClosed, "", nil)

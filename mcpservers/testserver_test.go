@@ -193,6 +193,24 @@ func newDocsServer(extra ...server.ServerOption) *server.MCPServer {
 			return server.NewInputRequestBuilder("").Elicit("first", mcp.ElicitationParams{Message: "first?", RequestedSchema: schema}).ToolResult(), nil
 		})
 
+	// defaults_form asks for a form whose fields have defaults (SEP-1034).
+	s.AddTool(mcp.NewTool("defaults_form", mcp.WithDescription("asks with defaults")),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if ans := server.ElicitationResponse(req.Params.InputResponses, "form"); ans != nil {
+				b, _ := json.Marshal(ans.Content)
+				return mcp.NewToolResultText(string(ans.Action) + " " + string(b)), nil
+			}
+			return server.NewInputRequestBuilder("").Elicit("form", mcp.ElicitationParams{Message: "who?", RequestedSchema: map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"name":       map[string]any{"type": "string", "default": "Ada"},
+					"age":        map[string]any{"type": "integer", "default": 36},
+					"subscribed": map[string]any{"type": "boolean", "default": true},
+					"note":       map[string]any{"type": "string"},
+				},
+			}}).ToolResult(), nil
+		})
+
 	s.AddTool(mcp.NewTool("ask_model", mcp.WithDescription("asks the client's model")),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if resp, ok := server.InputResponse(req.Params.InputResponses, "draft"); ok {

@@ -76,9 +76,7 @@ func TestNewClientAcceptsGoodConfiguration(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if len(leakedGoroutines()) != 0 {
-		t.Errorf("goroutines after NewClient and Close")
-	}
+	checkNoLeaks(t)
 	c, err = NewClient(nil, nil)
 	if err != nil {
 		t.Fatal(err)
