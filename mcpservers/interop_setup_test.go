@@ -360,7 +360,8 @@ func containsEntry(environ []byte, entry string) bool {
 }
 
 // clientGoroutines returns the stacks of goroutines that run code of
-// package mcpservers (not its tests), of mcp-go, or an HTTP connection.
+// package mcpservers (not its tests), of mcp-go's client, or an HTTP
+// connection.
 func clientGoroutines() []string {
 	buf := make([]byte, 4<<20)
 	buf = buf[:runtime.Stack(buf, true)]
@@ -385,7 +386,7 @@ func clientStack(stack string) bool {
 		}
 		switch {
 		case strings.HasPrefix(fn, "github.com/guardian-agent/guardian-go/mcpservers.") && !strings.HasSuffix(file, "_test.go"),
-			strings.HasPrefix(fn, "github.com/mark3labs/mcp-go/"),
+			strings.HasPrefix(fn, "github.com/mark3labs/mcp-go/client"),
 			strings.HasPrefix(fn, "net/http.(*persistConn)"):
 			return true
 		}
