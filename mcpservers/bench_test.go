@@ -44,12 +44,21 @@ func BenchmarkCall(b *testing.B) {
 
 // BenchmarkToolsStdio loads the tools of n stdio servers at once: started,
 // negotiated and listed concurrently, it should take about as long as one.
+//
+// The servers start in about 10 ms of CPU each, so on a machine with fewer
+// cores than servers, starting them is bound by the CPU; with startup=100ms
+// each waits 100 ms first, as a server fetched by npx does, and ten take
+// about as long as one.
 func BenchmarkToolsStdio(b *testing.B) {
-	for _, n := range []int{1, 10} {
-		b.Run(fmt.Sprintf("servers=%d", n), func(b *testing.B) {
+	for _, bc := range []struct {
+		n     int
+		delay string
+	}{{1, "0s"}, {10, "0s"}, {1, "100ms"}, {10, "100ms"}} {
+		b.Run(fmt.Sprintf("startup=%s/servers=%d", bc.delay, bc.n), func(b *testing.B) {
+			n := bc.n
 			conns := map[string]Connection{}
 			for i := range n {
-				conns[fmt.Sprintf("s%02d", i)] = stdioServer("many", "MCPSERVERS_TOOLS", "20")
+				conns[fmt.Sprintf("s%02d", i)] = stdioServer("many", "MCPSERVERS_TOOLS", "20", "MCPSERVERS_DELAY", bc.delay)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
@@ -67,6 +76,27 @@ func BenchmarkToolsStdio(b *testing.B) {
 			}
 		})
 	}
+	// The same ten one after the other, for comparison: the sum.
+	b.Run("startup=0s/servers=10/one-by-one", func(b *testing.B) {
+		conns := map[string]Connection{}
+		for i := range 10 {
+			conns[fmt.Sprintf("s%02d", i)] = stdioServer("many", "MCPSERVERS_TOOLS", "20")
+		}
+		for b.Loop() {
+			c, err := NewClient(conns, &ClientOptions{PrefixToolNames: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for name := range conns {
+				if _, err := c.Tools(context.Background(), name); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			c.Close()
+			b.StartTimer()
+		}
+	})
 }
 
 // BenchmarkConnectPre2026 connects to servers that predate protocol

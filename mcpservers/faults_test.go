@@ -264,3 +264,12 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestListingError(t *testing.T) {
+	_, err := newClient(t, map[string]Connection{"broken": stdioServer("raw-list-error")}, nil).Tools(testCtx(t))
+	wantKind(t, err, ErrServer, "broken")
+	var rpc *RPCError
+	if !errors.As(err, &rpc) || rpc.Code != -32603 || rpc.Message != "listing broke" {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -59,6 +59,11 @@ func runTestServer(mode string) int {
 			return 1
 		}
 	case "many":
+		// A start-up delay stands in for a server that takes its time
+		// (npx fetching a package) without using the CPU.
+		if d, err := time.ParseDuration(os.Getenv("MCPSERVERS_DELAY")); err == nil {
+			time.Sleep(d)
+		}
 		n, _ := strconv.Atoi(os.Getenv("MCPSERVERS_TOOLS"))
 		limit, _ := strconv.Atoi(os.Getenv("MCPSERVERS_PAGE"))
 		if err := server.ServeStdio(newManyServer(n, limit)); err != nil {
@@ -364,6 +369,8 @@ func rawServer(fault string) int {
 			switch fault {
 			case "repeat-cursor":
 				answer(req.ID, fmt.Sprintf(`{"tools":[{"name":"t_%s","inputSchema":{"type":"object"}}],"nextCursor":"again"}`, p.Cursor))
+			case "list-error":
+				send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32603, "message": "listing broke"}})
 			case "no-schema":
 				answer(req.ID, `{"tools":[{"name":"fine","inputSchema":{"type":"object"}},{"name":"schemaless"}]}`)
 			default:
