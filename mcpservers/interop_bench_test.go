@@ -5,7 +5,8 @@ package mcpservers_test
 // server/discover probe: compare connect-ms with the raw client's, which
 // sends initialize straight away.
 //
-//	go test -run '^$' -bench Interop -benchmem ./mcpservers
+//	go test -run '^$' -bench 'InteropConnect' -benchmem -benchtime=6x -count=3 ./mcpservers
+//	go test -run '^$' -bench 'InteropCall' -benchmem -benchtime=2s -count=3 ./mcpservers
 
 import (
 	"testing"
@@ -24,17 +25,21 @@ func BenchmarkInteropConnect(b *testing.B) {
 		srv := startEverythingHTTP(b)
 		benchConnect(b, map[string]mcpservers.Connection{"everything": mcpservers.StreamableHTTP{URL: srv.URL}})
 	})
+	b.Run("everything/sse", func(b *testing.B) {
+		srv := startEverythingSSE(b)
+		benchConnect(b, map[string]mcpservers.Connection{"everything": mcpservers.SSE{URL: srv.URL}})
+	})
 	b.Run("filesystem/stdio", func(b *testing.B) {
 		benchConnect(b, map[string]mcpservers.Connection{
 			"filesystem": mcpservers.Stdio{Command: npmServer(b, "mcp-server-filesystem"), Args: []string{b.TempDir()}},
 		})
 	})
 	b.Run("memory/stdio", func(b *testing.B) {
-		conns := npmConnections(b)
+		conns := npmConnections(b, "")
 		benchConnect(b, map[string]mcpservers.Connection{"memory": conns["memory"]})
 	})
 	b.Run("all_three/stdio", func(b *testing.B) {
-		benchConnect(b, npmConnections(b))
+		benchConnect(b, npmConnections(b, ""))
 	})
 }
 
@@ -91,10 +96,13 @@ func BenchmarkInteropCallEcho(b *testing.B) {
 	for _, transport := range everythingTransports {
 		b.Run(transport, func(b *testing.B) {
 			var conn mcpservers.Connection
-			if transport == "stdio" {
+			switch transport {
+			case "stdio":
 				conn = mcpservers.Stdio{Command: npmServer(b, "mcp-server-everything")}
-			} else {
+			case "streamable_http":
 				conn = mcpservers.StreamableHTTP{URL: startEverythingHTTP(b).URL}
+			case "sse":
+				conn = mcpservers.SSE{URL: startEverythingSSE(b).URL}
 			}
 			c, err := mcpservers.NewClient(map[string]mcpservers.Connection{"everything": conn}, nil)
 			if err != nil {
@@ -110,6 +118,31 @@ func BenchmarkInteropCallEcho(b *testing.B) {
 			args := map[string]any{"message": "bench"}
 			for b.Loop() {
 				if _, err := echo.Call(ctx, args); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkInteropCallEchoRaw is the floor for a call: our raw client's
+// echo call to server-everything, with no mcp-go and no mcpservers.
+func BenchmarkInteropCallEchoRaw(b *testing.B) {
+	for _, transport := range []string{"stdio", "streamable_http"} {
+		b.Run(transport, func(b *testing.B) {
+			var raw rawConn
+			if transport == "stdio" {
+				raw = dialRawStdio(b, npmServer(b, "mcp-server-everything"), nil, parentEnv(nil))
+			} else {
+				raw = dialRawHTTP(b, startEverythingHTTP(b).URL)
+			}
+			ctx := testContext(b, 5*time.Minute)
+			if _, err := rawInitialize(ctx, raw, nil); err != nil {
+				b.Fatal(err)
+			}
+			params := map[string]any{"name": "echo", "arguments": map[string]any{"message": "bench"}}
+			for b.Loop() {
+				if _, err := raw.call(ctx, "tools/call", params); err != nil {
 					b.Fatal(err)
 				}
 			}

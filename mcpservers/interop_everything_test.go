@@ -19,7 +19,7 @@ import (
 	"github.com/guardian-agent/guardian-go/mcpservers"
 )
 
-var everythingTransports = []string{"stdio", "streamable_http"}
+var everythingTransports = []string{"stdio", "streamable_http", "sse"}
 
 // everythingSession is a Client connected to one server-everything through
 // a wire recorder, and a way to open an independent raw session with the
@@ -36,14 +36,15 @@ type everythingSession struct {
 func openEverything(t *testing.T, transport string, opts *mcpservers.ClientOptions) *everythingSession {
 	t.Helper()
 	var (
-		conn mcpservers.Connection
-		s    = &everythingSession{}
+		conn   mcpservers.Connection
+		s      = &everythingSession{}
+		marker = checkClean(t)
 	)
 	switch transport {
 	case "stdio":
 		bin := npmServer(t, "mcp-server-everything")
 		rec := newStdioRecorder(t)
-		conn = rec.wrap(t, mcpservers.Stdio{Command: bin, Args: []string{"stdio"}})
+		conn = rec.wrap(t, mcpservers.Stdio{Command: bin, Args: []string{"stdio"}, Env: map[string]string{markerEnv: marker}})
 		s.log = func() *wireLog { return rec.log(t) }
 		s.dialRaw = func() rawConn { return dialRawStdio(t, bin, []string{"stdio"}, parentEnv(nil)) }
 	case "streamable_http":
@@ -52,6 +53,15 @@ func openEverything(t *testing.T, transport string, opts *mcpservers.ClientOptio
 		conn = mcpservers.StreamableHTTP{URL: rec.URL}
 		s.log = func() *wireLog { return rec.log(t) }
 		s.dialRaw = func() rawConn { return dialRawHTTP(t, srv.URL) }
+	case "sse":
+		// The raw session for SSE is the same server over stdio: the
+		// tools do not depend on the transport.
+		srv := startEverythingSSE(t)
+		rec := newHTTPRecorder(t, srv.URL)
+		conn = mcpservers.SSE{URL: rec.URL}
+		s.log = func() *wireLog { return rec.log(t) }
+		bin := npmServer(t, "mcp-server-everything")
+		s.dialRaw = func() rawConn { return dialRawStdio(t, bin, []string{"stdio"}, parentEnv(nil)) }
 	default:
 		t.Fatalf("unknown transport %q", transport)
 	}
@@ -544,9 +554,10 @@ func TestInteropEverythingInterceptor(t *testing.T) {
 // what Env gives, and not the parent's other variables.
 func TestInteropEverythingEnv(t *testing.T) {
 	bin := npmServer(t, "mcp-server-everything")
+	marker := checkClean(t)
 	t.Setenv("GUARDIAN_INTEROP_PARENT_ONLY", "parent-value")
 	c, err := mcpservers.NewClient(map[string]mcpservers.Connection{
-		"everything": mcpservers.Stdio{Command: bin, Env: map[string]string{"GUARDIAN_INTEROP_GIVEN": "given-value"}},
+		"everything": mcpservers.Stdio{Command: bin, Env: map[string]string{"GUARDIAN_INTEROP_GIVEN": "given-value", markerEnv: marker}},
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -580,12 +591,13 @@ func TestInteropEverythingEnv(t *testing.T) {
 // it), and the code that shapes calls in role order.
 func TestInteropEverythingRecord(t *testing.T) {
 	bin := npmServer(t, "mcp-server-everything")
+	marker := checkClean(t)
 	h := &recordingHandlers{}
 	opts := h.options(t)
 	ic := renameInterceptor{From: "nothing", To: "nothing"}
 	opts.Interceptors = []mcpservers.Interceptor{ic}
 	c, err := mcpservers.NewClient(map[string]mcpservers.Connection{
-		"everything": mcpservers.Stdio{Command: bin, Args: []string{"stdio"}, Env: map[string]string{"GUARDIAN_INTEROP_GIVEN": "given-value"}},
+		"everything": mcpservers.Stdio{Command: bin, Args: []string{"stdio"}, Env: map[string]string{markerEnv: marker}},
 	}, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -51,10 +51,11 @@ func (f *fsFixture) path(name string) string { return filepath.Join(f.dir, name)
 
 func TestInteropFilesystem(t *testing.T) {
 	bin := npmServer(t, "mcp-server-filesystem")
+	marker := checkClean(t)
 	f := newFSFixture(t)
 	rec := newStdioRecorder(t)
 	c, err := mcpservers.NewClient(map[string]mcpservers.Connection{
-		"files": rec.wrap(t, mcpservers.Stdio{Command: bin, Args: []string{f.dir}}),
+		"files": rec.wrap(t, mcpservers.Stdio{Command: bin, Args: []string{f.dir}, Env: map[string]string{markerEnv: marker}}),
 	}, &mcpservers.ClientOptions{Stderr: newLineWriter(t, "server stderr: ")})
 	if err != nil {
 		t.Fatal(err)
@@ -169,12 +170,13 @@ func TestInteropFilesystem(t *testing.T) {
 // once initialized, and then works in them.
 func TestInteropFilesystemRoots(t *testing.T) {
 	bin := npmServer(t, "mcp-server-filesystem")
+	marker := checkClean(t)
 	args, viaRoots := newFSFixture(t), newFSFixture(t)
 	roots := mcpservers.RootsHandlerFunc(func(_ context.Context, req *mcpservers.RootsRequest) ([]mcpservers.Root, error) {
 		return []mcpservers.Root{{URI: "file://" + viaRoots.dir, Name: "fixture"}}, nil
 	})
 	c, err := mcpservers.NewClient(map[string]mcpservers.Connection{
-		"files": mcpservers.Stdio{Command: bin, Args: []string{args.dir}},
+		"files": mcpservers.Stdio{Command: bin, Args: []string{args.dir}, Env: map[string]string{markerEnv: marker}},
 	}, &mcpservers.ClientOptions{Roots: roots, Stderr: newLineWriter(t, "server stderr: ")})
 	if err != nil {
 		t.Fatal(err)

@@ -16,8 +16,9 @@ import (
 
 func TestInteropMemory(t *testing.T) {
 	bin := npmServer(t, "mcp-server-memory")
+	marker := checkClean(t)
 	memFile := filepath.Join(t.TempDir(), "memory.jsonl")
-	conn := mcpservers.Stdio{Command: bin, Env: map[string]string{"MEMORY_FILE_PATH": memFile}}
+	conn := mcpservers.Stdio{Command: bin, Env: map[string]string{"MEMORY_FILE_PATH": memFile, markerEnv: marker}}
 	rec := newStdioRecorder(t)
 	c, err := mcpservers.NewClient(map[string]mcpservers.Connection{"memory": rec.wrap(t, conn)},
 		&mcpservers.ClientOptions{Stderr: newLineWriter(t, "server stderr: ")})

@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -81,12 +82,14 @@ func freePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// everythingHTTP is a server-everything process serving streamable HTTP on
-// loopback.
+// everythingHTTP is a server-everything process serving streamable HTTP
+// (or the legacy SSE transport) on loopback.
 type everythingHTTP struct {
-	URL string // http://127.0.0.1:PORT/mcp
-	cmd *exec.Cmd
-	out *lockedBuffer
+	URL  string // http://127.0.0.1:PORT/mcp, or /sse
+	port int
+	bin  string
+	mode string // the package's argument: streamableHttp or sse
+	stop func() // stops the current process
 }
 
 // startEverythingHTTP starts `mcp-server-everything streamableHttp` on a free
@@ -94,11 +97,30 @@ type everythingHTTP struct {
 // answers. The process is stopped when t ends.
 func startEverythingHTTP(t testing.TB) *everythingHTTP {
 	t.Helper()
+	return startEverythingServer(t, "streamableHttp")
+}
+
+// startEverythingSSE starts `mcp-server-everything sse` likewise: the
+// event stream is at /sse.
+func startEverythingSSE(t testing.TB) *everythingHTTP {
+	t.Helper()
+	return startEverythingServer(t, "sse")
+}
+
+func startEverythingServer(t testing.TB, mode string) *everythingHTTP {
+	t.Helper()
 	bin := npmServer(t, "mcp-server-everything")
+	path := "/mcp"
+	if mode == "sse" {
+		path = "/sse"
+	}
 	var lastErr error
 	for range 3 { // the free port can be taken between freePort and listen
-		s, err := tryStartEverythingHTTP(t, bin, freePort(t))
+		port := freePort(t)
+		stop, err := runEverythingHTTP(bin, mode, port)
 		if err == nil {
+			s := &everythingHTTP{URL: fmt.Sprintf("http://127.0.0.1:%d%s", port, path), port: port, bin: bin, mode: mode, stop: stop}
+			t.Cleanup(func() { s.stop() })
 			return s
 		}
 		lastErr = err
@@ -107,9 +129,24 @@ func startEverythingHTTP(t testing.TB) *everythingHTTP {
 	return nil
 }
 
-func tryStartEverythingHTTP(t testing.TB, bin string, port int) (*everythingHTTP, error) {
+// restart stops the server and starts a new one on the same port: every
+// session the old one had is gone.
+func (s *everythingHTTP) restart(t testing.TB) {
+	t.Helper()
+	s.stop()
+	stop, err := runEverythingHTTP(s.bin, s.mode, s.port)
+	if err != nil {
+		t.Fatalf("restarting server-everything: %v", err)
+	}
+	s.stop = stop
+}
+
+// runEverythingHTTP starts the server on port and waits until it listens;
+// stop ends it (SIGINT, on which it shuts down cleanly, then SIGKILL) and
+// waits for it.
+func runEverythingHTTP(bin, mode string, port int) (stop func(), err error) {
 	out := &lockedBuffer{}
-	cmd := exec.Command(bin, "streamableHttp")
+	cmd := exec.Command(bin, mode)
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
 	cmd.Stdout = out
 	cmd.Stderr = out
@@ -118,8 +155,18 @@ func tryStartEverythingHTTP(t testing.TB, bin string, port int) (*everythingHTTP
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	s := &everythingHTTP{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port), cmd: cmd, out: out}
-
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			_ = cmd.Process.Signal(syscall.SIGINT)
+			select {
+			case <-exited:
+			case <-time.After(5 * time.Second):
+				_ = cmd.Process.Kill()
+				<-exited
+			}
+		})
+	}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		select {
@@ -127,11 +174,11 @@ func tryStartEverythingHTTP(t testing.TB, bin string, port int) (*everythingHTTP
 			return nil, fmt.Errorf("exited (%v): %s", err, out.String())
 		default:
 		}
-		if strings.Contains(out.String(), "listening on port") {
+		if o := out.String(); strings.Contains(o, "listening on port") || strings.Contains(o, "running on port") {
 			c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
 			if err == nil {
 				c.Close()
-				break
+				return stop, nil
 			}
 		}
 		if time.Now().After(deadline) {
@@ -141,17 +188,6 @@ func tryStartEverythingHTTP(t testing.TB, bin string, port int) (*everythingHTTP
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Cleanup(func() {
-		// server-everything shuts down cleanly on SIGINT.
-		_ = cmd.Process.Signal(syscall.SIGINT)
-		select {
-		case <-exited:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	})
-	return s, nil
 }
 
 // lockedBuffer is an io.Writer safe for the concurrent writes of a child's
@@ -256,4 +292,104 @@ func readAllLines(path string) ([][]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// markerEnv names the variable that marks the server processes a test
+// starts through a Client, so that it can tell they are gone after Close.
+const markerEnv = "GUARDIAN_INTEROP_MARKER"
+
+// checkClean returns a value for markerEnv, and makes t fail if, once the
+// test and its cleanups are done (so call it first), a process holding
+// that value in its environment still runs, or a goroutine of mcpservers,
+// of mcp-go or of an HTTP connection is left. Both end a little after
+// Close returns, so it waits up to 5 seconds for them.
+func checkClean(t *testing.T) string {
+	t.Helper()
+	marker := fmt.Sprintf("%s-%d-%d", t.Name(), os.Getpid(), time.Now().UnixNano())
+	t.Cleanup(func() {
+		var procs []string
+		var goroutines []string
+		waitFor(5*time.Second, func() bool {
+			procs, goroutines = markedProcesses(markerEnv+"="+marker), clientGoroutines()
+			return len(procs) == 0 && len(goroutines) == 0
+		})
+		for _, p := range procs {
+			t.Errorf("a server process outlived its Client's Close: %s", p)
+		}
+		if len(goroutines) > 0 {
+			t.Errorf("%d goroutines of the client outlived Close:\n%s", len(goroutines), strings.Join(goroutines, "\n\n"))
+		}
+	})
+	return marker
+}
+
+// markedProcesses lists the live (not zombie) processes whose environment
+// holds the entry, as "pid cmdline".
+func markedProcesses(entry string) []string {
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
+		if err != nil || !containsEntry(env, entry) {
+			continue
+		}
+		stat, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
+		if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && strings.HasPrefix(strings.TrimSpace(string(stat[i+1:])), "Z") {
+			continue // exited, waiting to be reaped by whoever inherited it
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+		out = append(out, fmt.Sprintf("%d %s", pid, strings.ReplaceAll(string(cmdline), "\x00", " ")))
+	}
+	return out
+}
+
+func containsEntry(environ []byte, entry string) bool {
+	for _, e := range strings.Split(string(environ), "\x00") {
+		if e == entry {
+			return true
+		}
+	}
+	return false
+}
+
+// clientGoroutines returns the stacks of goroutines that run code of
+// package mcpservers (not its tests), of mcp-go's client, or an HTTP
+// connection.
+func clientGoroutines() []string {
+	buf := make([]byte, 4<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var out []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if clientStack(g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// clientStack reports whether a goroutine's stack has a frame of the
+// client: each function line is followed by its file line.
+func clientStack(stack string) bool {
+	lines := strings.Split(stack, "\n")
+	for i := 0; i+1 < len(lines); i++ {
+		fn := strings.TrimPrefix(lines[i], "created by ")
+		file := strings.TrimSpace(lines[i+1])
+		if j := strings.LastIndexByte(file, ':'); j >= 0 {
+			file = file[:j]
+		}
+		switch {
+		case strings.HasPrefix(fn, "github.com/guardian-agent/guardian-go/mcpservers.") && !strings.HasSuffix(file, "_test.go"),
+			strings.HasPrefix(fn, "github.com/mark3labs/mcp-go/client"),
+			strings.HasPrefix(fn, "net/http.(*persistConn)"):
+			return true
+		}
+	}
+	return false
 }

@@ -177,8 +177,8 @@ func parseMessages(b []byte) ([]wireMsg, error) {
 func pair(fromClient, fromServer []wireMsg) []rpc {
 	var rpcs []rpc
 	open := map[string][]int{} // id -> indexes into rpcs still unanswered
-	// Interleave by position is unknown across the two directions, so match
-	// each response to the oldest unanswered request with its ID.
+	// How the two directions interleave is not recorded, so each response
+	// goes to the oldest unanswered request with its ID.
 	for _, m := range fromClient {
 		if m.isRequest() {
 			open[string(m.ID)] = append(open[string(m.ID)], len(rpcs))
@@ -252,6 +252,7 @@ type httpRecorder struct {
 
 type exchange struct {
 	method      string
+	header      http.Header // the request's, as the client sent it
 	reqBody     []byte
 	contentType string
 	status      int
@@ -265,16 +266,20 @@ func newHTTPRecorder(t testing.TB, target string) *httpRecorder {
 		t.Fatal(err)
 	}
 	rec := &httpRecorder{}
+	upstream := &http.Transport{}
 	proxy := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(&url.URL{Scheme: u.Scheme, Host: u.Host})
 			pr.Out.Host = u.Host
 		},
 		FlushInterval: -1, // pass event streams on as they come
-		Transport:     &recordingTransport{rec: rec, next: http.DefaultTransport},
+		Transport:     &recordingTransport{rec: rec, next: upstream},
 	}
 	srv := httptest.NewServer(proxy)
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		srv.Close()
+		upstream.CloseIdleConnections()
+	})
 	rec.URL = srv.URL + u.Path
 	return rec
 }
@@ -285,7 +290,7 @@ type recordingTransport struct {
 }
 
 func (rt *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	ex := &exchange{method: req.Method}
+	ex := &exchange{method: req.Method, header: req.Header.Clone()}
 	if req.Body != nil {
 		b, err := io.ReadAll(req.Body)
 		req.Body.Close()
@@ -330,9 +335,36 @@ func (b *recordingBody) Read(p []byte) (int, error) {
 
 func (b *recordingBody) Close() error { return b.rc.Close() }
 
-// log parses the exchanges so far. Responses are paired with the requests
-// of their own exchange; requests from the server (on any stream) are in
-// fromServer.
+// httpRequest is a request the client sent, as the recorder saw it.
+type httpRequest struct {
+	Method string // GET, POST or DELETE
+	Header http.Header
+	RPC    []wireMsg // the JSON-RPC messages of a POST
+}
+
+// requests returns the HTTP requests so far, in the order sent.
+func (r *httpRecorder) requests(t testing.TB) []httpRequest {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]httpRequest, 0, len(r.exchanges))
+	for _, ex := range r.exchanges {
+		hr := httpRequest{Method: ex.method, Header: ex.header}
+		if ex.method == http.MethodPost {
+			ms, err := parseMessages(ex.reqBody)
+			if err != nil {
+				t.Fatalf("recorded POST body is not JSON-RPC (%v): %.200s", err, ex.reqBody)
+			}
+			hr.RPC = ms
+		}
+		out = append(out, hr)
+	}
+	return out
+}
+
+// log parses the exchanges so far. Responses are paired with requests by
+// ID, whatever stream they came on (on SSE, they all come on the GET
+// stream); requests from the server are in fromServer.
 func (r *httpRecorder) log(t testing.TB) *wireLog {
 	t.Helper()
 	r.mu.Lock()
@@ -366,8 +398,8 @@ func (r *httpRecorder) log(t testing.TB) *wireLog {
 		}
 		l.fromClient = append(l.fromClient, sent...)
 		l.fromServer = append(l.fromServer, got...)
-		l.rpcs = append(l.rpcs, pair(sent, got)...)
 	}
+	l.rpcs = pair(l.fromClient, l.fromServer)
 	return l
 }
 
@@ -448,6 +480,8 @@ type rawStdio struct {
 	pending map[string]chan wireMsg
 	done    chan struct{}
 	readErr error
+
+	closeOnce sync.Once
 }
 
 func dialRawStdio(t testing.TB, command string, args []string, env []string) *rawStdio {
@@ -553,16 +587,20 @@ func (r *rawStdio) notify(_ context.Context, method string, params any) error {
 	return r.write(b)
 }
 
+// close closes the server's stdin and waits for it to exit, killing it
+// after 3 seconds. It is safe to call more than once.
 func (r *rawStdio) close() {
-	r.stdin.Close()
-	ch := make(chan struct{})
-	go func() { r.cmd.Wait(); close(ch) }()
-	select {
-	case <-ch:
-	case <-time.After(3 * time.Second):
-		r.cmd.Process.Kill()
-		<-ch
-	}
+	r.closeOnce.Do(func() {
+		r.stdin.Close()
+		ch := make(chan struct{})
+		go func() { r.cmd.Wait(); close(ch) }()
+		select {
+		case <-ch:
+		case <-time.After(3 * time.Second):
+			r.cmd.Process.Kill()
+			<-ch
+		}
+	})
 }
 
 func rawResult(m wireMsg) (json.RawMessage, error) {
@@ -587,7 +625,7 @@ type rawHTTP struct {
 }
 
 func dialRawHTTP(t testing.TB, serverURL string) *rawHTTP {
-	r := &rawHTTP{url: serverURL, client: &http.Client{}}
+	r := &rawHTTP{url: serverURL, client: &http.Client{Transport: &http.Transport{}}}
 	t.Cleanup(r.close)
 	return r
 }
@@ -702,6 +740,7 @@ func (r *rawHTTP) close() {
 	sid := r.sessionID
 	r.sessionID = ""
 	r.mu.Unlock()
+	defer r.client.CloseIdleConnections()
 	if sid == "" {
 		return
 	}

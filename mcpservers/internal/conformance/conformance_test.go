@@ -90,43 +90,70 @@ func TestConformanceSuite(t *testing.T) {
 			"client-elicitation-sep1034-boolean-default",
 		}},
 	} {
-		t.Run(sc.name, func(t *testing.T) {
-			out := t.TempDir()
-			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, node, entry, "client",
-				"--command", self,
-				"--scenario", sc.name,
-				"--timeout", "30000",
-				"-o", out)
-			cmd.Env = append(os.Environ(), asClientEnv+"=1")
-			start := time.Now()
-			output, err := cmd.CombinedOutput()
-			t.Logf("suite ran %s in %v", sc.name, time.Since(start))
-			if err != nil {
-				t.Errorf("the suite failed: %v", err)
-			}
-			checks := readChecks(t, out)
-			byID := map[string]check{}
-			for _, c := range checks {
-				t.Logf("check %-45s %-8s %s %s", c.ID, c.Status, c.Description, c.ErrorMessage)
-				if c.Status == "FAILURE" || c.Status == "WARNING" {
-					t.Errorf("check %s: %s: %s %s", c.ID, c.Status, c.Description, c.ErrorMessage)
-				}
-				if _, seen := byID[c.ID]; !seen || c.Status != "SUCCESS" {
-					byID[c.ID] = c
-				}
-			}
-			for _, id := range sc.want {
-				if c, ok := byID[id]; !ok || c.Status != "SUCCESS" {
-					t.Errorf("check %s = %+v, want SUCCESS", id, c)
-				}
-			}
-			if t.Failed() {
-				t.Logf("suite output:\n%s", output)
-			}
-		})
+		for _, mode := range []struct{ name, flags string }{
+			// As a user's client: negotiate, probing server/discover first.
+			{"negotiated", ""},
+			// Pinned to the newest version the suite's scenarios are for.
+			{"pinned_2025-11-25", " -protocol-version 2025-11-25"},
+		} {
+			t.Run(sc.name+"/"+mode.name, func(t *testing.T) {
+				runScenarioSuite(t, node, entry, self+mode.flags, sc.name, sc.want)
+			})
+		}
 	}
+}
+
+// runScenarioSuite runs one scenario of the suite with command as the
+// client, and checks what the suite found.
+func runScenarioSuite(t *testing.T, node, entry, command, scenario string, want []string) {
+	out := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, entry, "client",
+		"--command", command,
+		"--scenario", scenario,
+		"--timeout", "30000",
+		"-o", out)
+	cmd.Env = append(os.Environ(), asClientEnv+"=1")
+	start := time.Now()
+	output, err := cmd.CombinedOutput()
+	t.Logf("suite ran %s in %v", scenario, time.Since(start))
+	if err != nil {
+		t.Errorf("the suite failed: %v", err)
+	}
+	checks := readChecks(t, out)
+	byID := map[string]check{}
+	for _, c := range checks {
+		t.Logf("check %-45s %-8s %s %s", c.ID, c.Status, c.Description, c.ErrorMessage)
+		if c.Status == "FAILURE" || c.Status == "WARNING" {
+			t.Errorf("check %s: %s: %s %s", c.ID, c.Status, c.Description, c.ErrorMessage)
+		}
+		if _, seen := byID[c.ID]; !seen || c.Status != "SUCCESS" {
+			byID[c.ID] = c
+		}
+	}
+	for _, id := range want {
+		if c, ok := byID[id]; !ok || c.Status != "SUCCESS" {
+			t.Errorf("check %s = %+v, want SUCCESS", id, c)
+		}
+	}
+	if t.Failed() {
+		t.Logf("suite output:\n%s", output)
+		if b, err := os.ReadFile(filepath.Join(filepath.Dir(firstChecks(out)), "stdout.txt")); err == nil {
+			t.Logf("client stdout:\n%s", b)
+		}
+		if b, err := os.ReadFile(filepath.Join(filepath.Dir(firstChecks(out)), "stderr.txt")); err == nil {
+			t.Logf("client stderr:\n%s", b)
+		}
+	}
+}
+
+func firstChecks(dir string) string {
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "checks.json"))
+	if len(files) == 0 {
+		return filepath.Join(dir, "none", "checks.json")
+	}
+	return files[0]
 }
 
 // readChecks reads the one checks.json the suite wrote under dir.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -60,90 +61,29 @@ func TestRunUnreachableServer(t *testing.T) {
 	}
 }
 
-func TestSchemaDefaults(t *testing.T) {
-	for _, tc := range []struct {
-		name, schema, want string
-	}{
-		{"sep1034", `{"type":"object","properties":{
-			"name":{"type":"string","default":"John Doe"},
-			"age":{"type":"integer","default":30},
-			"score":{"type":"number","default":95.5},
-			"status":{"type":"string","enum":["active","inactive"],"default":"active"},
-			"verified":{"type":"boolean","default":true},
-			"nickname":{"type":"string"}}}`,
-			`{"age":30,"name":"John Doe","score":95.5,"status":"active","verified":true}`},
-		{"big numbers as written", `{"properties":{"n":{"default":12345678901234567890}}}`, `{"n":12345678901234567890}`},
-		{"array default", `{"properties":{"tags":{"type":"array","default":["a","b"]}}}`, `{"tags":["a","b"]}`},
-		{"no properties", `{"type":"object"}`, `{}`},
-		{"not an object", `[1,2]`, `{}`},
-		{"not json", `{"properties":`, `{}`},
-		{"empty", ``, `{}`},
-		{"property not an object", `{"properties":{"a":3,"b":{"default":1}}}`, `{"b":1}`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := json.Marshal(schemaDefaults(json.RawMessage(tc.schema)))
-			if err != nil || string(got) != tc.want {
-				t.Errorf("schemaDefaults(%s) = %s (%v), want %s", tc.schema, got, err, tc.want)
-			}
-		})
-	}
-}
-
-func TestDefaultsElicitor(t *testing.T) {
+func TestAcceptingElicitor(t *testing.T) {
 	ctx := context.Background()
-	r, err := defaultsElicitor{}.Elicit(ctx, &mcpservers.ElicitationRequest{
+	r, err := acceptingElicitor{}.Elicit(ctx, &mcpservers.ElicitationRequest{
 		Mode: "form", RequestedSchema: json.RawMessage(`{"properties":{"ok":{"type":"boolean","default":false}}}`),
 	})
-	if err != nil || r.Action != mcpservers.ElicitationAccept || fmt.Sprint(r.Content) != "map[ok:false]" {
-		t.Errorf("form: %+v, %v; want accept with ok=false", r, err)
+	if err != nil || r.Action != mcpservers.ElicitationAccept || r.Content != nil {
+		t.Errorf("form: %+v, %v; want accept, the form as shown", r, err)
 	}
-	r, err = defaultsElicitor{}.Elicit(ctx, &mcpservers.ElicitationRequest{Mode: "url", URL: "https://example.com/auth"})
+	r, err = acceptingElicitor{}.Elicit(ctx, &mcpservers.ElicitationRequest{Mode: "url", URL: "https://example.com/auth"})
 	if err != nil || r.Action != mcpservers.ElicitationDecline {
 		t.Errorf("url: %+v, %v; want decline", r, err)
 	}
 }
 
-// FuzzSchemaDefaults: any bytes give a map (never nil, never a panic) whose
-// keys are properties of the schema and which encodes as JSON.
-func FuzzSchemaDefaults(f *testing.F) {
-	for _, s := range []string{
-		`{"properties":{"a":{"default":1},"b":{"default":"x"},"c":{}}}`,
-		`{"properties":{"a":{"default":null}}}`,
-		`{"properties":[]}`, `null`, `{"properties":{"":{"default":{"x":[1e400]}}}}`,
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, schema []byte) {
-		got := schemaDefaults(schema)
-		if got == nil {
-			t.Fatal("nil map")
-		}
-		if _, err := json.Marshal(got); err != nil {
-			t.Fatalf("defaults do not encode: %v", err)
-		}
-		if len(got) == 0 {
-			return
-		}
-		var s struct {
-			Properties map[string]json.RawMessage `json:"properties"`
-		}
-		if err := json.Unmarshal(schema, &s); err != nil {
-			t.Fatalf("defaults %v from a schema that does not decode: %v", got, err)
-		}
-		for k := range got {
-			if _, ok := s.Properties[k]; !ok {
-				t.Fatalf("default for %q, which is not a property", k)
-			}
-		}
-	})
-}
-
-func Example_schemaDefaults() {
-	content := schemaDefaults(json.RawMessage(`{"type":"object","properties":{
-		"name":{"type":"string","default":"John Doe"},
-		"age":{"type":"integer","default":30},
-		"email":{"type":"string"}}}`))
-	b, _ := json.Marshal(content)
-	fmt.Println(string(b))
-	// Output: {"age":30,"name":"John Doe"}
+// Example_run shows the program's usage error: the suite always gives the
+// URL and the scenario, so this is what a person running it by hand sees.
+func Example_run() {
+	var stderr strings.Builder
+	code := run(context.Background(), nil, func(string) string { return "" }, io.Discard, &stderr)
+	fmt.Print(stderr.String())
+	fmt.Println("exit status", code)
+	// Output:
+	// conformance: usage: want one argument, the server's URL; got 0
+	// usage: MCP_CONFORMANCE_SCENARIO=SCENARIO conformance [-protocol-version V] [-timeout D] SERVER_URL
+	// exit status 2
 }

@@ -31,7 +31,7 @@ func lookupScenario(name string) (scenario, bool) {
 		// The tool asks for a form whose fields all have defaults and
 		// checks that the client answers with them (SEP-1034).
 		return scenario{
-			configure: func(o *mcpservers.ClientOptions) { o.Elicitation = defaultsElicitor{} },
+			configure: func(o *mcpservers.ClientOptions) { o.Elicitation = acceptingElicitor{} },
 			play: func(ctx context.Context, c *mcpservers.Client, out io.Writer) error {
 				return callTool(ctx, c, out, "test_client_elicitation_defaults", map[string]any{})
 			},
