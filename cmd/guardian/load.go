@@ -236,6 +236,18 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 		}
 		return fail(status, ps...)
 	}
+	// The document is validated on first export: export it here, so that
+	// no caller ever writes or compares a definition that has none.
+	if _, err := def.Document(); err != nil {
+		var ps []problem
+		for _, r := range refusals.All(err) {
+			ps = append(ps, refusalProblem("", r))
+		}
+		if len(ps) == 0 {
+			ps = append(ps, problem{Kind: kindInvalid, Message: err.Error()})
+		}
+		return fail(statusRefused, ps...)
+	}
 	rec.def = def
 	return rec
 }

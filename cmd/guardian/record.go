@@ -97,11 +97,7 @@ func runRecord(ctx context.Context, args []string, e *env) int {
 	rec := recordConfig(ctx, e, "record", config, opts)
 	var doc []byte
 	if rec.def != nil {
-		doc, err = rec.def.Document()
-		if err != nil { // never for a built definition; refuse rather than write part of it
-			rec.def, rec.status = nil, worse(rec.status, statusRefused)
-			rec.problems = append(rec.problems, problem{Kind: kindInvalid, Message: err.Error()})
-		}
+		doc, _ = rec.def.Document() // exported once already, by recordConfig
 	}
 	if rec.def != nil && *out != "" {
 		if err := writeFileAtomic(*out, doc); err != nil {

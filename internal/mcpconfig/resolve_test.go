@@ -193,3 +193,20 @@ func FuzzResolve(f *testing.F) {
 		}
 	})
 }
+
+// A reference in Windsurf's serverUrl is located there.
+func TestResolveServerURL(t *testing.T) {
+	cfg, err := Parse([]byte(`{"mcpServers": {"w": {"serverUrl": "https://h/mcp?key=${env:WINDSURF_KEY}"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = cfg.Servers[0].Resolve(Vars{})
+	var ue *UnsetError
+	if !errors.As(err, &ue) || ue.Pointer != "/mcpServers/w/serverUrl" {
+		t.Errorf("Resolve = %v, want an unset reference at /mcpServers/w/serverUrl", err)
+	}
+	got, err := cfg.Servers[0].Resolve(Vars{Env: lookupIn(map[string]string{"WINDSURF_KEY": "k"})})
+	if err != nil || got.URL != "https://h/mcp?key=k" || got.URLPointer() != "/mcpServers/w/serverUrl" {
+		t.Errorf("Resolve = %+v, %v", got, err)
+	}
+}
