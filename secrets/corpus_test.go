@@ -774,6 +774,8 @@ func corpusCases(g *corpusGen) []corpusCase {
 	corpusRefsBenign(b)
 	corpusEdges(b)
 	corpusEdgesBenign(b)
+	corpusMore(b)
+	corpusMoreBenign(b)
 	return b.cases
 }
 
@@ -1971,7 +1973,7 @@ func corpusAmbiguous(g *corpusGen) []corpusCase {
 	b := &corpusBuilder{g: g, cat: "ambiguous"}
 	b.amb("A placeholder shaped exactly like a token (ghp_ + 36 x). Refusing costs a user nothing (replace it with a reference) and a shape-only rule cannot tell; recommend refuse.",
 		"all-x ghp placeholder", "npx", A("-y", "@modelcontextprotocol/server-github", "--token", X("ghp_"+strings.Repeat("x", 36))), "")
-	b.amb("Low-entropy README placeholder under a token prefix. Recommend refuse for the same reason.",
+	b.amb("A README placeholder under a token prefix, with no key material at all (literal dots). Unlike the all-x one it cannot be mistaken for a key; recommend accept, as for YOUR_API_KEY.",
 		"sk-... placeholder", "npx", A("-y", "@acme/openai-mcp", "--api-key", "sk-..."), "")
 	b.amb("Sentry DSN: the public key in the userinfo is designed to be public (shipped in browser JS). Recommend accept.",
 		"sentry dsn", "npx", A("-y", "@acme/mcp", "--sentry-dsn", "https://"+g.rb(csHex, 32)+"@o"+g.rb(csDigits, 6)+".ingest.sentry.io/"+g.rb(csDigits, 7)), "")
@@ -2045,6 +2047,8 @@ func corpusAmbiguous(g *corpusGen) []corpusCase {
 		"twitter consumer key", "npx", A("-y", "@acme/x-mcp", "--consumer-key", X(g.rs(csAlnum, 25))), "")
 	b.amb("--license-key for commercial software: a secret to the vendor, not an access credential. Recommend refuse (it is a key, and random).",
 		"--license-key", "npx", A("-y", "@acme/pro-mcp", "--license-key", X(g.rs(csUpAlnum, 25))), "")
+	b.amb("A Dropbox shared link carries rlkey=, a capability meant to be shared with whoever gets the link. Recommend accept: the user chose to share it.",
+		"dropbox shared link rlkey", "npx", A("-y", "@acme/mcp", "--file", "https://www.dropbox.com/scl/fi/"+g.rb(csLowAlnum, 25)+"/report.pdf?rlkey="+g.rb(csLowAlnum, 25)+"&dl=0"), "")
 	b.amb("Twilio API key SID (SK + 32 hex) is an identifier; the secret is separate. Recommend accept.",
 		"twilio api key sid", "npx", A("-y", "@twilio-alpha/mcp", "--api-key-sid", "SK"+g.rb(csHex, 32)), "")
 	return b.cases
@@ -2168,4 +2172,153 @@ func corpusEdgesBenign(b *corpusBuilder) {
 	b.c("commit sha in env inside sh", "sh", A("-c", "GIT_SHA="+g.rb(csHex, 40)+" exec node server.js"), "")
 	b.c("docker digest inside sh", "sh", A("-c", "exec docker run -i --rm mcp/fetch@sha256:"+g.rb(csHex, 64)), "")
 	b.c("uuid env inside bash", "bash", A("-c", "export WORKSPACE_ID="+g.uuid()+" && exec npx -y @acme/mcp"), "")
+}
+
+// corpusMore: more services, by the environment names their READMEs use,
+// including one-word names (AUTHKEY, AUTHTOKEN) and bare *_KEY.
+func corpusMore(b *corpusBuilder) {
+	g := b.g
+	b.cat = "assign-more"
+	type v struct{ name, value string }
+	list := []v{
+		{"TS_AUTHKEY", g.sec("<tskey-auth- token>", "tskey-auth-k"+g.pick(csAlnum, 11)+"CNTRL-"+g.pick(csAlnum, 33))},
+		{"NGROK_AUTHTOKEN", g.sec("<ngrok authtoken>", "2"+g.pick(csAlnum, 26)+"_"+g.pick(csAlnum, 21))},
+		{"FLY_API_TOKEN", g.sec("<FlyV1 token>", "FlyV1 fm2_"+g.pick(csB64, 300))},
+		{"RENDER_API_KEY", g.sec("<rnd_ token>", "rnd_"+g.pick(csAlnum, 32))},
+		{"UPSTASH_REDIS_REST_TOKEN", g.sec("<upstash rest token>", "AX"+g.pick(csB64URL, 70)+"=")},
+		{"TURSO_AUTH_TOKEN", g.jwt("<JWT EdDSA>", `{"alg":"EdDSA","typ":"JWT"}`, `{"a":"rw","iat":1712345678,"id":"`+g.uuidRaw()+`"}`, 86)},
+		{"CLERK_SECRET_KEY", g.sec("<clerk sk_live_>", "sk_live_"+g.pick(csAlnum, 40))},
+		{"CONTENTFUL_MANAGEMENT_TOKEN", g.sec("<CFPAT- token>", "CFPAT-"+g.pick(csB64URL, 43))},
+		{"HUBSPOT_ACCESS_TOKEN", g.sec("<pat-na1- token>", "pat-na1-"+g.uuidRaw())},
+		{"SONAR_TOKEN", g.sec("<squ_ token>", "squ_"+g.pick(csHex, 40))},
+		{"CIRCLECI_TOKEN", g.sec("<CCIPAT_ token>", "CCIPAT_"+g.pick(csAlnum, 22)+"_"+g.pick(csHex, 40))},
+		{"BUILDKITE_API_TOKEN", g.sec("<bkua_ token>", "bkua_"+g.pick(csHex, 40))},
+		{"TRELLO_TOKEN", g.sec("<ATTA token>", "ATTA"+g.pick(csHex, 64)+g.pick(csUHex, 8))},
+		{"TRELLO_API_KEY", g.rs(csHex, 32)},
+		{"MAILCHIMP_API_KEY", g.sec("<mailchimp key>", g.pick(csHex, 32)+"-us21")},
+		{"SQUARE_ACCESS_TOKEN", g.sec("<EAAA token>", "EAAA"+g.pick(csB64URL, 60))},
+		{"TYPEFORM_TOKEN", g.sec("<tfp_ token>", "tfp_"+g.pick(csAlnum, 44)+"_"+g.pick(csAlnum, 14))},
+		{"JINA_API_KEY", g.sec("<jina_ token>", "jina_"+g.pick(csHex, 32)+g.pick(csAlnum, 28))},
+		{"FAL_KEY", g.sec("<fal uuid:hex key>", g.uuidRaw()+":"+g.pick(csHex, 32))},
+		{"VOYAGE_API_KEY", g.sec("<pa- token>", "pa-"+g.pick(csB64URL, 43))},
+		{"RUNWAYML_API_SECRET", g.sec("<key_ token>", "key_"+g.pick(csHex, 128))},
+		{"SERPAPI_API_KEY", g.rs(csHex, 64)},
+		{"DEEPGRAM_API_KEY", g.rs(csHex, 40)},
+		{"ASSEMBLYAI_API_KEY", g.rs(csHex, 32)},
+		{"READWISE_TOKEN", g.rs(csAlnum, 50)},
+		{"ZENDESK_API_TOKEN", g.rs(csAlnum, 40)},
+		{"ALGOLIA_ADMIN_API_KEY", g.rs(csHex, 32)},
+		{"QDRANT_API_KEY", g.rs(csB64URL, 40)},
+		{"WEAVIATE_API_KEY", g.rs(csAlnum, 40)},
+		{"NEO4J_PASSWORD", g.pw()},
+		{"SNYK_TOKEN", g.uuidS()},
+		{"RAILWAY_TOKEN", g.uuidS()},
+		{"NOSTR_PRIVATE_KEY", g.sec("<nsec1 key>", "nsec1"+strings.ToLower(g.pick(csBech32Up, 58)))},
+		{"KAGI_API_KEY", g.sec("<kagi key>", g.pick(csB64URL, 22)+"."+g.pick(csB64URL, 43))},
+		{"GOOGLE_MAPS_API_KEY", g.tk("google")},
+		{"AZURE_SPEECH_KEY", g.rs(csHex, 32)},
+		{"AZURE_STORAGE_KEY", g.rs(csB64, 86) + "=="},
+		{"AUTH0_CLIENT_SECRET", g.rs(csB64URL, 64)},
+		{"PAYPAL_CLIENT_SECRET", g.rs(csB64URL, 80)},
+		{"ZOOM_CLIENT_SECRET", g.rs(csAlnum, 32)},
+		{"GITHUB_CLIENT_SECRET", g.rs(csHex, 40)},
+		{"SLACK_SIGNING_SECRET", g.rs(csHex, 32)},
+		{"WEBHOOK_SECRET", g.rs(csHex, 64)},
+		{"SESSION_SECRET", g.rs(csB64, 43) + "="},
+		{"COOKIE_SECRET", g.rs(csAlnum, 32)},
+		{"APP_KEY", g.sec("<laravel base64: key>", "base64:"+g.pick(csB64, 43)+"=")},
+		{"MASTER_KEY", g.rs(csHex, 32)},
+		{"ADMIN_TOKEN", g.rs(csB64URL, 48)},
+		{"PASSWORD", g.pw()},
+		{"PASSPHRASE", g.pw()},
+		{"DB_PASSWD", g.pw()},
+		{"LDAP_BIND_PASSWORD", g.pw()},
+		{"RABBITMQ_DEFAULT_PASS", g.pw()},
+		{"JENKINS_API_TOKEN", g.rs(csHex, 34)},
+		{"ARTIFACTORY_API_KEY", g.sec("<AKCp key>", "AKCp"+g.pick(csAlnum, 69))},
+		{"GITEA_ACCESS_TOKEN", g.rs(csHex, 40)},
+		{"PROXMOX_TOKEN_SECRET", g.uuidS()},
+		{"HOME_ASSISTANT_TOKEN", g.jwtHS()},
+		{"PORTAINER_API_KEY", g.sec("<ptr_ token>", "ptr_"+g.pick(csB64URL, 43)+"=")},
+	}
+	for i, e := range list {
+		b.assign(i, e.name, e.value, "@acme/mcp", "mcp/acme", true)
+	}
+	b.c("ngrok --authtoken", "ngrok", A("http", "8080", "--authtoken", X(g.sec("<ngrok authtoken>", "2"+g.pick(csAlnum, 26)+"_"+g.pick(csAlnum, 21)))), "")
+	b.c("tailscale --authkey=", "tailscale", A("up", X("--authkey="+g.sec("<tskey-auth- token>", "tskey-auth-k"+g.pick(csAlnum, 11)+"CNTRL-"+g.pick(csAlnum, 33)))), "")
+	b.c("cloudflared tunnel --token", "cloudflared", A("tunnel", "run", "--token", X(g.sec("<cloudflared tunnel token>", base64.StdEncoding.EncodeToString([]byte(`{"a":"`+g.pick(csHex, 32)+`","t":"`+g.uuidRaw()+`","s":"`+g.pick(csB64, 44)+`"}`))))), "")
+}
+
+// corpusMoreBenign: benign names ending in KEY/TOKEN/SECRET, and more
+// random-looking public values.
+func corpusMoreBenign(b *corpusBuilder) {
+	g := b.g
+	b.cat = "benign-more"
+	type v struct{ name, value string }
+	list := []v{
+		{"SORT_KEY", "created_at"},
+		{"PARTITION_KEY", "tenant_id"},
+		{"CACHE_KEY_PREFIX", "mcp:"},
+		{"S3_KEY", "reports/2025/q1.csv"},
+		{"PRIMARY_KEY", "id"},
+		{"HOTKEY", "ctrl+shift+m"},
+		{"KEY_ROTATION_DAYS", "90"},
+		{"TOKEN_TTL", "3600"},
+		{"SECRET_ROTATION", "enabled"},
+		{"PASSWORD_RESET_URL", "https://app.example.com/reset"},
+		{"OPENAI_ORG_ID", "org-" + g.rb(csAlnum, 24)},
+		{"GOOGLE_CLIENT_ID", g.googleClientID()},
+		{"AZURE_KEY_VAULT_NAME", "acme-kv"},
+		{"SSH_KEY_PATH", "/home/alice/.ssh/id_ed25519"},
+		{"GPG_KEY_ID", g.rb(csUHex, 16)},
+		{"KMS_KEY_ARN", "arn:aws:kms:eu-west-1:123456789012:key/" + g.uuid()},
+		{"JWT_PUBLIC_KEY_URL", "https://auth.example.com/.well-known/jwks.json"},
+		{"TOKEN_ENDPOINT", "https://oauth2.googleapis.com/token"},
+		{"API_KEY_NAME", "production"},
+		{"SECRET_ARN", "arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/mcp-" + g.rb(csAlnum, 6)},
+		{"TOKEN_AUDIENCE", "api://mcp-server"},
+		{"AUTH_URL", "https://auth.example.com/oauth/authorize"},
+		{"SECRETS_DIR", "/run/secrets"},
+		{"KEYCHAIN_NAME", "login.keychain-db"},
+		{"CREDENTIALS_PROFILE", "prod-readonly"},
+		{"AWS_ACCESS_KEY_ID", "${AWS_ACCESS_KEY_ID}"},
+		{"PGPASSFILE", "/home/alice/.pgpass"},
+		{"GIT_SSH_COMMAND", "ssh -i ~/.ssh/deploy_key -o IdentitiesOnly=yes"},
+		{"HF_HOME", "/data/huggingface"},
+		{"TRANSFORMERS_CACHE", "/data/hf-cache"},
+		{"TIKTOKEN_CACHE_DIR", "/tmp/tiktoken"},
+		{"MAX_OUTPUT_TOKENS", "8192"},
+		{"GITHUB_APP_ID", "123456"},
+		{"GITHUB_INSTALLATION_ID", "45678901"},
+		{"SENTRY_DSN_ENABLED", "false"},
+		{"PUBLIC_URL", "https://mcp.example.com"},
+	}
+	for i, e := range list {
+		b.assign(i, e.name, e.value, "@acme/mcp", "mcp/acme", false)
+	}
+	id := func(name string, a ...string) { b.c(name, "npx", append(A("-y", "@acme/mcp"), a...), "") }
+	id("ipfs cid v1", "--cid", "bafybei"+g.rb(csB32Low, 52))
+	id("ipfs cid v0", "--cid", "Qm"+g.rb(csBase58, 44))
+	id("magnet link", "--magnet", "magnet:?xt=urn:btih:"+g.rb(csHex, 40)+"&dn=ubuntu-24.04.iso")
+	id("data uri icon", "--icon", "data:image/png;base64,iVBORw0KGgo"+g.rb(csB64, 300)+"=")
+	id("gpg fingerprint", "--gpg-fingerprint", g.rb(csUHex, 40))
+	id("ssh known host", "--known-host", g.ben("<known_hosts line>", "github.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI"+g.pick(csB64, 43)))
+	id("wireguard peer public key", "--peer-public-key", g.rb(csB64, 43)+"=")
+	id("vercel deployment id", "--deployment", "dpl_"+g.rb(csAlnum, 28))
+	id("nostr npub", "--npub", "npub1"+strings.ToLower(g.rb(csBech32Up, 58)))
+	id("vscode workspaceFolder", "${workspaceFolder}/server.py")
+	id("vscode userHome", "--config", "${userHome}/.config/acme/mcp.json")
+	id("claude code default port", "--port", "${PORT:-8080}")
+	id("claude code default url", "--api-url", "${API_URL:-https://api.example.com}")
+	id("claude code default model", "--model", "${MODEL:-claude-sonnet-4-5}")
+	id("k8s secret name ref", "--from-secret", "mcp-credentials")
+	id("docker secret ref", "--secret", "id=npmrc,src=$HOME/.npmrc")
+	id("aws sso start url", "--sso-start-url", "https://acme.awsapps.com/start")
+	id("google sheet url", "--sheet", "https://docs.google.com/spreadsheets/d/1"+g.rb(csB64URL, 43)+"/edit#gid=0")
+	id("notion page url", "--page", "https://www.notion.so/acme/Roadmap-"+g.rb(csHex, 32))
+	id("figma file url", "--file", "https://www.figma.com/design/"+g.rb(csAlnum, 22)+"/Design-System?node-id=1-2")
+	id("youtube url", "--url", "https://www.youtube.com/watch?v="+g.rb(csB64URL, 11))
+	id("github pr url", "--pr", "https://github.com/acme/app/pull/1234#discussion_r"+g.rb(csDigits, 10))
+	id("loom share url", "--video", "https://www.loom.com/share/"+g.rb(csHex, 32))
+	id("gist url", "--gist", "https://gist.github.com/alice/"+g.rb(csHex, 32))
 }
