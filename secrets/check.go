@@ -81,7 +81,7 @@ func (f *findings) any() bool       { return f.bits[0]|f.bits[1] != 0 }
 // refusal.
 var generic = [...]rule{
 	ruleCredentialFlag, ruleCredentialAssignment, ruleHeaderCredential, ruleAuthScheme,
-	ruleHighEntropy, ruleURLUserToken, ruleURLQueryCredential,
+	ruleHighEntropy, ruleURLUserToken, ruleURLQueryCredential, ruleURLPathSecret,
 }
 
 func (f *findings) flush(pointer string, errs *[]error) {
@@ -123,14 +123,15 @@ func wholeScans(s string, f *findings) {
 type pending uint8
 
 const (
-	pendNone       pending = iota
-	pendFlagValue          // a non-credential flag: this word may be its value
-	pendCredential         // a credential flag: this word is the credential
-	pendHeader             // a header flag: this word is a header
-	pendHeaderVal          // a credential header's name alone: this word is its value
-	pendPassword           // a program's password flag (sshpass -p)
-	pendOpenSSL            // openssl -passin: pass:SECRET
-	pendUserPass           // curl -u: user:password
+	pendNone          pending = iota
+	pendFlagValue             // a non-credential flag: this word may be its value
+	pendCredential            // a credential flag: this word is the credential
+	pendHeader                // a header flag: this word is a header
+	pendHeaderVal             // a credential header's name alone: this word is its value
+	pendPassword              // a program's password flag (sshpass -p)
+	pendOpenSSL               // openssl -passin: pass:SECRET
+	pendUserPass              // curl -u: user:password
+	pendUserPassGuess         // -u or --user with no program known: user:password, judged strictly
 )
 
 // seq carries what one word tells about the next, through a list of
@@ -226,10 +227,15 @@ func (s *seq) value(w string, f *findings) bool {
 			} else if headerSecret(hs, v) {
 				f.add(ruleHeaderCredential)
 			}
-		} else if hs := headerStrength(w); hs != notSecret && !strings.ContainsAny(w, "=") {
+		} else if hs := headerStrength(w); hs != notSecret && !strings.ContainsAny(w, "= ") {
 			s.pend, s.strength = pendHeaderVal, hs // --header Authorization "Bearer …"
+		} else if authSchemeValue(w) {
+			f.add(ruleHeaderCredential) // --header "Bearer …": the value alone
 		}
 	case pendHeaderVal:
+		if isFlagWord(w) {
+			return false
+		}
 		if headerSecret(st, w) {
 			f.add(ruleHeaderCredential)
 		}
@@ -246,6 +252,15 @@ func (s *seq) value(w string, f *findings) bool {
 		}
 	case pendUserPass:
 		if userPassword(w) {
+			f.add(ruleCredentialFlag)
+		}
+	case pendUserPassGuess:
+		if isFlagWord(w) {
+			return false
+		}
+		// Without the program's name, -u may be docker's user:group: only
+		// a password that is neither a number nor a plain name counts.
+		if c := strings.IndexByte(w, ':'); c > 0 && userPassword(w) && !identifierLike(w[c+1:]) {
 			f.add(ruleCredentialFlag)
 		}
 	}
@@ -297,8 +312,12 @@ func (s *seq) word(w string, f *findings) {
 			f.add(ruleCredentialFlag)
 			return
 		}
-		if s.prog == progCurl && name == "u" {
+		if name == "u" && s.prog == progCurl {
 			s.pend = pendUserPass
+			return
+		}
+		if name == "u" && s.prog == progNone {
+			s.pend = pendUserPassGuess // curl -u user:pw, when the command is not seen
 			return
 		}
 		if s.prog == progSMB && name[0] == 'U' {
@@ -327,6 +346,10 @@ func (s *seq) word(w string, f *findings) {
 		} else {
 			s.pend = pendOpenSSL
 		}
+		return
+	}
+	if (name == "user" || name == "proxy-user") && s.prog == progNone && !hasVal {
+		s.pend = pendUserPassGuess
 		return
 	}
 	if s.prog == progCurl && (name == "user" || name == "proxy-user") {

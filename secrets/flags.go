@@ -130,11 +130,24 @@ func flagName(w string) (name, value string, hasValue, ok bool) {
 
 // isHeaderFlag: curl's -H, and --header, --headers, --http-header,
 // --add-header, --extra-headers and the like.
+//
+// A flag whose name puts a credential word before "header" is not one:
+// --api-key-header names the header (X-Api-Key), --auth-header gives a
+// value; the name vocabulary judges those.
 func isHeaderFlag(name string) bool {
 	if name == "H" {
 		return true
 	}
-	return hasSuffixFold(name, "header") || hasSuffixFold(name, "headers")
+	var prefix string
+	switch {
+	case hasSuffixFold(name, "headers"):
+		prefix = name[:len(name)-len("headers")]
+	case hasSuffixFold(name, "header"):
+		prefix = name[:len(name)-len("header")]
+	default:
+		return false
+	}
+	return classifyName(prefix) == notSecret
 }
 
 // openSSLPassFlag: openssl's -passin/-passout, whose value is pass:SECRET,

@@ -178,3 +178,18 @@ func basicCredential(w string) bool {
 	}
 	return false
 }
+
+// authSchemeValue: "<scheme> <credential>" with a known scheme and a
+// literal credential.
+func authSchemeValue(v string) bool {
+	sp := strings.IndexAny(v, " \t")
+	if sp <= 0 {
+		return false
+	}
+	for _, s := range authSchemes {
+		if strings.EqualFold(v[:sp], s) {
+			return authValueSecret(v)
+		}
+	}
+	return false
+}

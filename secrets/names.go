@@ -17,6 +17,9 @@ const (
 	// authorization: the value is an Authorization header value, a scheme
 	// and a credential ("Bearer …").
 	authorization
+	// keyAlone: the bare word "key": a credential unless the value is a
+	// plain word (?key=name) or a path (--key server.key).
+	keyAlone
 )
 
 // maxName bounds the part of a name that is classified; longer names are
@@ -107,8 +110,7 @@ var descriptorWords = map[string]bool{
 	"storage": true, "manager": true, "vault": true, "backend": true, "exchange": true,
 	"refresh": true, "generation": true, "validation": true, "verification": true, "flow": true,
 	"grant": true, "request": true, "response": true, "callback": true, "redirect": true, "text": true,
-	"list": true, "keys": true, "tokens": true, "secrets": true,
-	"passwords": true, "ring": true, "chain": true,
+	"list": true, "tokens": true, "secrets": true, "ring": true, "chain": true,
 }
 
 // Leading words that make a flag a switch about credentials, not one that
@@ -128,7 +130,8 @@ var notCredentialSuffixes = []string{
 	"starttoken", "endtoken", "stoptoken", "specialtoken", "canceltoken", "cancellationtoken",
 	"idempotencytoken", "primarykey", "foreignkey", "sortkey", "partitionkey", "cachekey",
 	"hotkey", "shortcutkey", "routingkey", "shardkey", "hashkey", "rangekey", "dedupkey", "groupkey",
-	"lookupkey", "objectkey", "s3key", "monkey", "turnkey",
+	"lookupkey", "objectkey", "s3key", "monkey", "turnkey", "publickey", "pubkey", "sitekey",
+	"filekey", "projectkey", "issuekey", "idempotencykey", "rowkey", "tablekey", "indexkey",
 }
 
 // Joined names ending in these name a credential.
@@ -139,7 +142,8 @@ var strongSuffixes = []string{
 	"sessionkey", "sharedkey", "appkey", "consumerkey", "writekey", "ingestkey", "ingestionkey",
 	"managementkey", "authkey", "authenticationkey", "secretaccesskey", "sharedaccesskey",
 	"sharedaccesssignature", "credential", "credentials", "authorization", "bearer",
-	"storepass", "keypass",
+	"storepass", "keypass", "apikeys", "apitokens", "authtokens", "accesstokens", "passwords",
+	"cookie", "cookies",
 }
 
 // Whole last words that name a credential (too short to match as a suffix).
@@ -147,7 +151,7 @@ var strongLastWords = map[string]bool{"pass": true, "pat": true, "cred": true, "
 
 // Whole last words that may name a credential: only a random value counts.
 var weakLastWords = map[string]bool{
-	"auth": true, "sig": true, "signature": true, "cookie": true, "session": true, "key": true,
+	"auth": true, "sig": true, "signature": true, "session": true, "key": true,
 	"hmac": true, "salt": true, "otp": true,
 }
 
@@ -193,6 +197,12 @@ func (w *nameWords) classify() strength {
 		if hasSuffix(joined, s) {
 			return strong
 		}
+	}
+	if w.n == 1 && string(joined) == "key" {
+		// --key, ?key=, KEY=: on its own the word names an API key as
+		// often as anything; judged as a credential that may also be a
+		// plain lookup word or a key file's path.
+		return keyAlone
 	}
 	if weakLastWords[string(last)] || hasSuffix(joined, "key") || hasSuffix(joined, "auth") {
 		return weak

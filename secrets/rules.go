@@ -26,6 +26,7 @@ const (
 	ruleURLUserToken
 	ruleURLQueryCredential
 	ruleURLSigned
+	ruleURLPathSecret
 	ruleCredentialFlag
 	ruleCredentialAssignment
 	ruleHeaderCredential
@@ -105,6 +106,7 @@ var ruleTable = [numRules]Rule{
 	ruleURLUserToken:         {"url-user-token", "a token standing as the user name in a URL", fixURL},
 	ruleURLQueryCredential:   {"url-query-credential", "a credential in a URL's query or fragment", fixURL},
 	ruleURLSigned:            {"url-signed", "a signed URL's signature", "do not record a signed URL: pass it at run time through env, or record the unsigned URL"},
+	ruleURLPathSecret:        {"url-path-secret", "random-looking key material in a URL's path", "give the server's URL without the key in its path, and pass the key in headers or env"},
 	ruleCredentialFlag:       {"credential-flag", "a value after a credential-named flag", "pass a reference such as ${NAME}, a --*-file or --*-env flag, or put the value in env"},
 	ruleCredentialAssignment: {"credential-assignment", "a value assigned to a credential-named key", "put the variable in the server's env instead of the command line, or assign a reference such as ${NAME}"},
 	ruleHeaderCredential:     {"header-credential", "a credential in a header-shaped argument", "put the header in the server's headers (or env), or give its value as a reference such as ${NAME}"},

@@ -252,6 +252,17 @@ func TestCheckArgsRefuses(t *testing.T) {
 		{"flag and value in one argument", []string{"--api-key abc123"}, "abc123", []string{"/args/0 credential-flag"}},
 		{"curl line", []string{"-c", "curl -H 'X-Api-Key: shellkey1' https://x.example.com"}, "shellkey1", []string{"/args/1 header-credential"}},
 
+		// Found on real launch lines.
+		{"smithery key", []string{"-y", "@smithery/cli@latest", "run", "@org/server", "--key", "550e8400-e29b-41d4-a716-446655440000"}, "550e8400-e29b-41d4", []string{"/args/5 credential-flag"}},
+		{"--key short", []string{"--key", "abc123"}, "abc123", []string{"/args/1 credential-flag"}},
+		{"--cookie", []string{"--cookie", "session=abc"}, "session=abc", []string{"/args/1 credential-flag"}},
+		{"--api-keys", []string{"--api-keys", "k1-abc,k2-def"}, "k1-abc,k2-def", []string{"/args/1 credential-flag"}},
+		{"go mysql dsn", []string{"--dsn", "app:g0dsnpass@tcp(127.0.0.1:3306)/app"}, "g0dsnpass", []string{"/args/1 url-password"}},
+		{"auth header flag", []string{"--auth-header", "Bearer abcDEF123ghi456"}, "abcDEF123ghi456", []string{"/args/1 auth-scheme"}},
+		{"header value alone", []string{"--header", "Bearer abcDEF123ghi456"}, "abcDEF123ghi456", []string{"/args/1 header-credential"}},
+		{"key in url path", []string{"https://mcp.example.com/api/mcp/s/" + fake.randomKey + "/mcp"}, fake.randomKey, []string{"/args/0 url-path-secret"}},
+		{"sentry dsn", []string{"--sentry-dsn", "https://" + fit("0123456789abcdef", 32) + "@o123.ingest.sentry.io/456"}, "0123456789abcdef", []string{"/args/1 url-user-token"}},
+
 		// Random key material as a bare argument.
 		{"bare random", []string{"server.js", fake.randomKey}, fake.randomKey, []string{"/args/1 high-entropy"}},
 		{"base64 key bare", []string{"Zx8/Qm3+Vt7kLp2Rw9Yb4Nc6Hd1Jf5Gs0Ta"}, "Zx8/Qm3+Vt7kLp2Rw9Yb", []string{"/args/0 high-entropy"}},
@@ -315,7 +326,7 @@ func TestCheckArgsAccepts(t *testing.T) {
 		{"credential flag followed by a flag", []string{"--api-key", "--verbose", "--password", "--port", "1"}},
 		{"credential-ish words", []string{"--keyring", "login", "--keyword", "foo", "--token-limit", "5", "--max-tokens", "5", "--passthrough", "--bypass", "x"}},
 		{"pagination", []string{"--page-token", "CAESIQDx" + fit("Ab3dEf6h9", 30), "--next-token", "abc"}},
-		{"ids and keys that are names", []string{"--client-id", "my-app", "--key-id", "k1", "--access-key-id", "id", "--cache-key", "v2-deps", "--sort-key", "created_at", "--key", "user-name", "--key", "my-project-key-2024"}},
+		{"ids and keys that are names", []string{"--client-id", "my-app", "--key-id", "k1", "--access-key-id", "id", "--cache-key", "v2-deps", "--sort-key", "created_at"}},
 		{"flag values that are identifiers", []string{"--spreadsheet-id", "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms", "--document", "1A2b3C4d5E6f7G8h9I0jKlMnOpQrStUvWxYz"}},
 		{"ordinary queries", []string{"https://api.example.com/v1/search?q=token&page=2&sort=key&keyword=password", "https://example.com/?key=name", "https://x.example.com/a?max_tokens=100&token_type=bearer&page_token=abc&response_type=token&client_id=app"}},
 		{"assignments that are not credentials", []string{"PORT=8080", "NODE_ENV=production", "LOG_LEVEL=info", "AWS_REGION=us-east-1", "NODE_OPTIONS=--max-old-space-size=4096", "PWD=/home/me", "PASSWORD_FILE=/run/secrets/pw"}},
@@ -335,6 +346,11 @@ func TestCheckArgsAccepts(t *testing.T) {
 		{"bare scheme words", []string{"-H", "Authorization: Bearer", "Basic auth is off"}},
 		{"numbers", []string{"12345678901234567890123456789012345678901234567890"}},
 		{"base64 without digits", []string{"--system", "VGhpcyBpcyBhIHRlc3Q="}},
+		{"header-naming flags", []string{"--api-key-header", "X-Api-Key", "--port", "8080", "--auth-header-name", "Authorization"}},
+		{"public keys", []string{"--public-key", "ssh-ed25519", "AAAAC3NzaC1lZDI1NTE5AAAAIGb9ExampleFakePublicKey0123456789abcdefGHIJ", "me@host"}},
+		{"keys that are ids", []string{"--file-key", "AbC123dEf456GhI789jKl0", "--issue-key", "PROJ-123", "--idempotency-key", "7d9f0a2b-req", "--site-key", "6LcExampleSiteKey0123456789abcdefGHIJKLMN"}},
+		{"ids in url paths", []string{"https://mcp.pipedream.net/550e8400-e29b-41d4-a716-446655440000/gmail", "https://api.notion.com/v1/pages/0123456789abcdef0123456789abcdef", "https://example.com/docs/getting-started/installation-guide"}},
+		{"key lookup words", []string{"--key", "user-name", "--key", "my-project-key-2024", "--key", "./server.key", "--key", "name"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -440,13 +456,13 @@ func TestCheckCommand(t *testing.T) {
 
 // Hostile input: no panic, and a secret planted anywhere is still refused.
 func TestHostileInput(t *testing.T) {
-	big := strings.Repeat("a=b&c://d@e:f;", 1<<16)
+	big := strings.Repeat("a=b&c://d@e:f;", 1<<14)
 	inputs := []string{
 		"", "\x00", "\xff\xfe", "://", "://@", "a://:@", "https://", "https://@", "https://:@/", "?", "#", "=",
 		"${", "${}", "${:-", "$", "%", "%%", "{{", "}}", "-", "--", "---", "-=", "--=", "\"", "'", `"a`, "Authorization:",
-		"-----BEGIN ", "eyJ", "eyJ.eyJ.", strings.Repeat("-", 1<<20), strings.Repeat("=", 1<<20), strings.Repeat("a", 1<<20),
-		strings.Repeat("://", 1<<18), strings.Repeat(`"k":"`, 1<<17), strings.Repeat(" : ", 1<<17), big,
-		strings.Repeat("${", 1<<17), strings.Repeat("Bearer ", 1<<16),
+		"-----BEGIN ", "eyJ", "eyJ.eyJ.", strings.Repeat("-", 1<<18), strings.Repeat("=", 1<<18), strings.Repeat("a", 1<<18),
+		strings.Repeat("://", 1<<16), strings.Repeat(`"k":"`, 1<<15), strings.Repeat(" : ", 1<<15), big,
+		strings.Repeat("${", 1<<15), strings.Repeat("Bearer ", 1<<14),
 	}
 	for _, in := range inputs {
 		_ = secrets.CheckURL("/u", in)

@@ -94,6 +94,11 @@ func checkURL(scheme, rest string, found func(rule)) {
 	tail := rest[authEnd:]
 	// JDBC and matrix-style parameters: ;user=sa;password=x before the query.
 	q := strings.IndexAny(tail, "?#")
+	path := tail
+	if q >= 0 {
+		path = tail[:q]
+	}
+	checkPath(path, found)
 	paramsEnd := len(rest)
 	if q >= 0 {
 		paramsEnd = authEnd + q
@@ -265,6 +270,12 @@ func schemelessUserinfo(w string) bool {
 		return false
 	}
 	host := w[at+1:]
+	// Go's MySQL driver: user:password@tcp(host:port)/db, @unix(/path).
+	for _, p := range [...]string{"tcp(", "tcp6(", "unix("} {
+		if strings.HasPrefix(host, p) {
+			return urlPasswordSecret(pw)
+		}
+	}
 	if j := strings.IndexAny(host, ":/"); j >= 0 {
 		if host[j] == ':' && !portLike(strings.SplitN(host[j+1:], "/", 2)[0]) {
 			return false
@@ -283,4 +294,25 @@ func schemelessUserinfo(w string) bool {
 		return false
 	}
 	return urlPasswordSecret(pw)
+}
+
+// checkPath: hosted MCP endpoints that put the caller's key in the path
+// (https://host/api/mcp/s/<key>/mcp). Only a segment that passes the strict
+// bare-value test counts: IDs in hex, UUIDs and words never do.
+func checkPath(path string, found func(rule)) {
+	for path != "" {
+		var seg string
+		if j := strings.IndexByte(path, '/'); j >= 0 {
+			seg, path = path[:j], path[j+1:]
+		} else {
+			seg, path = path, ""
+		}
+		if j := strings.IndexByte(seg, ';'); j >= 0 {
+			seg = seg[:j]
+		}
+		if bareRandom(seg) {
+			found(ruleURLPathSecret)
+			return
+		}
+	}
 }

@@ -302,7 +302,7 @@ func bareRandom(v string) bool {
 	if len(v) < 32 || len(v) > 1024 {
 		return false
 	}
-	for _, p := range digestPrefixes {
+	for _, p := range notKeyPrefixes {
 		if hasPrefixFold(v, p) {
 			return false
 		}
@@ -383,7 +383,9 @@ func wordLike(v string) bool {
 	return covered*10 >= len(v)*4
 }
 
-var digestPrefixes = []string{"sha1-", "sha256-", "sha384-", "sha512-", "sha256:", "sha512:", "md5-", "blake3:"}
+// notKeyPrefixes start long random-looking strings that are not secrets:
+// integrity digests, and SSH public keys (base64 of "\0\0\0\x0bssh-…").
+var notKeyPrefixes = []string{"sha1-", "sha256-", "sha384-", "sha512-", "sha256:", "sha512:", "md5-", "blake3:", "AAAA"}
 
 // entropy is the Shannon entropy of s in bits per byte, over at most its
 // first 256 bytes.
@@ -465,6 +467,8 @@ func literalSecret(st strength, v string) bool {
 		return true
 	case authorization:
 		return authValueSecret(v)
+	case keyAlone:
+		return !identifierLike(v) && !plainSetting(v) && !pathLike(v) && !isPairList(v)
 	case weak:
 		return looksRandom(v) || userPassword(v)
 	}
@@ -496,7 +500,11 @@ func isPairList(v string) bool {
 	if eq <= 0 || eq == len(v)-1 || v[eq+1] == '=' {
 		return false
 	}
-	return identLen(v[:eq]) == eq
+	switch strings.ToLower(v[:eq]) {
+	case "id", "src", "source", "type", "env", "target", "name", "required", "mode", "uid", "gid":
+		return true
+	}
+	return false
 }
 
 // userPassword: user:password given to an auth-ish name (--auth u:p).
@@ -522,4 +530,39 @@ func trimQuotes(v string) string {
 		return v[1 : len(v)-1]
 	}
 	return v
+}
+
+// identifierLike: words and numbers joined by separators (user-name,
+// my-project-key-2024, created_at): every part all letters or all digits,
+// none long. Generated keys mix letters and digits within a part.
+func identifierLike(v string) bool {
+	if v == "" || len(v) > 64 {
+		return false
+	}
+	start := 0
+	for i := 0; i <= len(v); i++ {
+		if i < len(v) && !strings.ContainsRune("-_.:/", rune(v[i])) {
+			if !isAlnum(v[i]) {
+				return false
+			}
+			continue
+		}
+		part := v[start:i]
+		start = i + 1
+		if len(part) > 24 {
+			return false
+		}
+		letters, digits := false, false
+		for j := 0; j < len(part); j++ {
+			if isDigit(part[j]) {
+				digits = true
+			} else {
+				letters = true
+			}
+		}
+		if letters && digits {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+
+	"github.com/guardian-agent/guardian-go/internal/mcpconfig"
+	"github.com/guardian-agent/guardian-go/refusals"
+	"github.com/guardian-agent/guardian-go/secrets"
+)
+
+const scanUsage = `Usage: guardian scan FILE...
+
+Scan reads MCP client config files (Claude Desktop, Claude Code and Cursor
+{"mcpServers": ...}, VS Code {"servers": ...} with comments) and checks every
+server's command, args and url for credentials: the values an agent's
+definition would record. Each one found is printed as
+
+	FILE: POINTER: RULE: FIX
+
+where POINTER is the JSON pointer of the value in FILE and RULE the rule
+that fired (docs/secrets.md lists them). The value itself is never printed.
+Env and headers are where credentials belong, so they are not reported.
+
+Exit status: 0 when nothing is refused, 1 when something is, 2 when a file
+cannot be read or parsed (the message names the file, line and column).
+
+Example:
+
+	guardian scan testdata/configs/clean.json testdata/configs/dirty.json
+`
+
+func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("scan", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	fl.Usage = func() {} // printed below, to stdout when asked for
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, scanUsage)
+			return exitOK
+		}
+		fmt.Fprint(stderr, "\n"+scanUsage)
+		return exitBad
+	}
+	if fl.NArg() == 0 {
+		fmt.Fprint(stderr, "guardian scan: no files given\n\n"+scanUsage)
+		return exitBad
+	}
+	code := exitOK
+	for _, name := range fl.Args() {
+		if err := ctx.Err(); err != nil {
+			fmt.Fprintf(stderr, "guardian scan: %v\n", err)
+			return exitBad
+		}
+		if c := scanFile(name, stdout, stderr); c > code {
+			code = c
+		}
+	}
+	return code
+}
+
+// scanFile scans one file and reports on it; it returns the exit code the
+// file alone would give.
+func scanFile(name string, stdout, stderr io.Writer) int {
+	cfg, err := mcpconfig.ReadFile(name)
+	if err != nil {
+		return reportError(name, err, stdout, stderr)
+	}
+	// Servers in file order; each server's refusals sorted by pointer.
+	n := 0
+	for _, s := range cfg.Servers {
+		found := refusals.All(refusals.Join(
+			secrets.CheckCommand(refusals.Append(s.Pointer, "command"), s.Command),
+			secrets.CheckArgs(refusals.Append(s.Pointer, "args"), s.Args),
+			secrets.CheckURL(refusals.Append(s.Pointer, "url"), s.URL),
+		))
+		for _, r := range found {
+			printRefusal(stdout, name, r)
+		}
+		n += len(found)
+	}
+	switch n {
+	case 0:
+		fmt.Fprintf(stderr, "guardian scan: %s: %s, no credentials found\n", name, plural(len(cfg.Servers), "server"))
+		return exitOK
+	default:
+		fmt.Fprintf(stderr, "guardian scan: %s: %s, %s refused: move %s to env or headers\n",
+			name, plural(len(cfg.Servers), "server"), plural(n, "value"), them(n))
+		return exitRefused
+	}
+}
+
+func printRefusal(w io.Writer, file string, r *refusals.Error) {
+	fmt.Fprintf(w, "%s: %s: %s: %s\n", file, r.Pointer, r.Rule, r.Fix)
+}
+
+// reportError reports a file that cannot be scanned: unreadable or
+// malformed (exit 2), or refused as a whole (stdio args that are not
+// strings: exit 1, printed like any refusal).
+func reportError(name string, err error, stdout, stderr io.Writer) int {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		fmt.Fprintf(stderr, "guardian scan: %s: cannot read: %v\n", name, pe.Err)
+		return exitBad
+	}
+	code := exitRefused
+	var found []*refusals.Error
+	for _, e := range flatten(err) {
+		var me *mcpconfig.Error
+		var re *refusals.Error
+		switch {
+		case errors.As(e, &me):
+			where := fmt.Sprintf("%s:%d:%d", name, me.Line, me.Column)
+			if me.Pointer != "" {
+				where += ": " + me.Pointer
+			}
+			fmt.Fprintf(stderr, "guardian scan: %s: %s\n", where, me.Msg)
+			code = exitBad
+		case errors.As(e, &re):
+			found = append(found, re)
+		default:
+			fmt.Fprintf(stderr, "guardian scan: %s: %v\n", name, e)
+			code = exitBad
+		}
+	}
+	for _, r := range found {
+		printRefusal(stdout, name, r)
+	}
+	if code == exitRefused {
+		fmt.Fprintf(stderr, "guardian scan: %s: cannot be scanned until %s fixed\n", name, plural(len(found), "value is"))
+	}
+	return code
+}
+
+func flatten(err error) []error {
+	if m, ok := err.(interface{ Unwrap() []error }); ok {
+		return m.Unwrap()
+	}
+	return []error{err}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	switch word {
+	case "value is":
+		return fmt.Sprintf("%d values are", n)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func them(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
