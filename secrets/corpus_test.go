@@ -440,7 +440,10 @@ func (g *corpusGen) tk(kind string) string {
 
 // show replaces every generated value in s by its shape, and quotes the
 // result, so a message can show an input without showing a secret.
-func (g *corpusGen) show(s string) string {
+func (g *corpusGen) show(s string) string { return strconv.Quote(g.plain(s)) }
+
+// plain replaces every generated value in s by its shape.
+func (g *corpusGen) plain(s string) string {
 	vals := make([]string, 0, len(g.shapes))
 	for v := range g.shapes {
 		if strings.Contains(s, v) {
@@ -451,7 +454,7 @@ func (g *corpusGen) show(s string) string {
 	for _, v := range vals {
 		s = strings.ReplaceAll(s, v, g.shapes[v])
 	}
-	return strconv.Quote(s)
+	return s
 }
 
 func (g *corpusGen) showArgs(args []string) string {
@@ -562,16 +565,16 @@ func corpusLeaks(t *testing.T, g *corpusGen, c corpusCase, errs []error) {
 			continue
 		}
 		if !errors.Is(err, refusals.ErrContainsSecret) {
-			t.Errorf("%s: error is not refusals.ErrContainsSecret", c.name)
+			t.Errorf("%s: error is not refusals.ErrContainsSecret", g.plain(c.name))
 		}
 		texts := []string{err.Error(), fmt.Sprintf("%v", err), fmt.Sprintf("%+v", err)}
 		for _, r := range refusals.All(err) {
 			texts = append(texts, fmt.Sprintf("%#v", *r))
 			if r.Rule == "" || r.Fix == "" {
-				t.Errorf("%s: refusal at %s has no rule or fix", c.name, r.Pointer)
+				t.Errorf("%s: refusal at %s has no rule or fix", g.plain(c.name), r.Pointer)
 			}
 			if !errors.Is(r, refusals.ErrContainsSecret) {
-				t.Errorf("%s: refusal at %s is not ErrContainsSecret", c.name, r.Pointer)
+				t.Errorf("%s: refusal at %s is not ErrContainsSecret", g.plain(c.name), r.Pointer)
 			}
 		}
 		for _, s := range planted {
@@ -582,7 +585,7 @@ func corpusLeaks(t *testing.T, g *corpusGen, c corpusCase, errs []error) {
 			for _, text := range texts {
 				for _, n := range needles {
 					if strings.Contains(text, n) {
-						t.Errorf("%s: error text leaks the planted %s (or its 12-character prefix)", c.name, g.shapes[s])
+						t.Errorf("%s: error text leaks the planted %s (or its 12-character prefix)", g.plain(c.name), g.shapes[s])
 					}
 				}
 			}
@@ -684,7 +687,7 @@ func TestCorpus(t *testing.T) {
 	var total corpusStats
 	for _, c := range cases {
 		if names[c.name] {
-			t.Fatalf("duplicate case name %q", c.name)
+			t.Fatalf("duplicate case name %q", g.plain(c.name))
 		}
 		names[c.name] = true
 		if byCat[c.cat] == nil {
@@ -696,11 +699,11 @@ func TestCorpus(t *testing.T) {
 		missed, extra := byCat[c.cat].addCase(c, got)
 		for _, p := range missed {
 			t.Errorf("MISS [%s] %s: %s: credential not refused at %s (value %s); refused at %v",
-				c.cat, c.name, g.describe(c), p, g.show(corpusValue(c, p)), got)
+				c.cat, g.plain(c.name), g.describe(c), p, g.show(corpusValue(c, p)), got)
 		}
 		for _, p := range extra {
 			t.Errorf("FALSE POSITIVE [%s] %s: %s: benign value refused at %s (value %s); rules %s",
-				c.cat, c.name, g.describe(c), p, g.show(corpusValue(c, p)), corpusRules(errs, p))
+				c.cat, g.plain(c.name), g.describe(c), p, g.show(corpusValue(c, p)), corpusRules(errs, p))
 		}
 	}
 	sort.Strings(cats)
@@ -746,9 +749,9 @@ func TestCorpusAmbiguous(t *testing.T) {
 		}
 		if slices.Equal(got, c.want) || (len(got) == 0 && len(c.want) == 0) {
 			agree++
-			t.Logf("ambiguous, agrees   %s: %s: recommended %s, %s. %s", c.name, g.describe(c), rec, outcome, c.why)
+			t.Logf("ambiguous, agrees   %s: %s: recommended %s, %s. %s", g.plain(c.name), g.describe(c), rec, outcome, c.why)
 		} else {
-			t.Logf("ambiguous, DIFFERS  %s: %s: recommended %s, %s. %s", c.name, g.describe(c), rec, outcome, c.why)
+			t.Logf("ambiguous, DIFFERS  %s: %s: recommended %s, %s. %s", g.plain(c.name), g.describe(c), rec, outcome, c.why)
 		}
 	}
 	t.Logf("ambiguous: %d cases, %d decided as recommended", len(cases), agree)
@@ -776,6 +779,7 @@ func corpusCases(g *corpusGen) []corpusCase {
 	corpusEdgesBenign(b)
 	corpusMore(b)
 	corpusMoreBenign(b)
+	corpusPathURLs(b)
 	return b.cases
 }
 
@@ -1478,6 +1482,16 @@ func corpusURLs(b *corpusBuilder) {
 	b.c("oracle url", "uvx", A("oracle-mcp", X("oracle://scott:"+g.pwURL()+"@db:1521/ORCL")), "")
 	b.c("wss with userinfo", "npx", A("-y", "@acme/ws-bridge", X("wss://bot:"+g.rs(csAlnum, 32)+"@stream.example.com/ws")), "")
 	b.u("url with empty user and token", X("https://:"+g.rs(csB64URL, 40)+"@mcp.example.com/mcp"))
+	rawPw := func(sep string) string {
+		return g.sec("<password with raw "+sep+">", corpusWords[g.r.IntN(len(corpusWords))]+sep+g.pick(csDigits, 4)+"x")
+	}
+	b.c("password with raw #", "npx", A("-y", "@modelcontextprotocol/server-postgres", X("postgres://app:"+rawPw("#")+"@db.internal:5432/app")), "")
+	b.c("password with raw /", "npx", A("-y", "@modelcontextprotocol/server-postgres", X("postgres://app:"+rawPw("/")+"@db.internal:5432/app")), "")
+	b.c("password with raw ?", "npx", A("-y", "@benborla29/mcp-server-mysql", X("mysql://root:"+rawPw("?")+"@db.internal:3306/app")), "")
+	b.u("url field password with raw #", X("https://bot:"+rawPw("#")+"@mcp.example.com/sse"))
+	b.u("invalid port", X("https://admin:"+g.pwURL()+"@mcp.example.com:99999999/sse"))
+	b.u("unicode host", X("https://alice:"+g.pwURL()+"@bücher.example/mcp"))
+	b.u("control character in url", X("https://alice:"+g.pwURL()+"@mcp.example.com/\x7fsse"))
 	b.c("url inside sh -c", "sh", A("-c", X("exec uvx postgres-mcp postgresql://app:"+g.pwURL()+"@db:5432/app")), "")
 	b.c("url inside JSON config arg", "npx", A("-y", "@acme/mcp", "--config", X(`{"database":"postgresql://app:`+g.pwURL()+`@db:5432/app","readOnly":true}`)), "")
 
@@ -1972,7 +1986,7 @@ func corpusRefsBenign(b *corpusBuilder) {
 func corpusAmbiguous(g *corpusGen) []corpusCase {
 	b := &corpusBuilder{g: g, cat: "ambiguous"}
 	b.amb("A placeholder shaped exactly like a token (ghp_ + 36 x). Refusing costs a user nothing (replace it with a reference) and a shape-only rule cannot tell; recommend refuse.",
-		"all-x ghp placeholder", "npx", A("-y", "@modelcontextprotocol/server-github", "--token", X("ghp_"+strings.Repeat("x", 36))), "")
+		"all-x ghp placeholder", "npx", A("-y", "@modelcontextprotocol/server-github", "--token", X(g.ben("<ghp_ + 36 x placeholder>", "ghp_"+strings.Repeat("x", 36)))), "")
 	b.amb("A README placeholder under a token prefix, with no key material at all (literal dots). Unlike the all-x one it cannot be mistaken for a key; recommend accept, as for YOUR_API_KEY.",
 		"sk-... placeholder", "npx", A("-y", "@acme/openai-mcp", "--api-key", "sk-..."), "")
 	b.amb("Sentry DSN: the public key in the userinfo is designed to be public (shipped in browser JS). Recommend accept.",
@@ -2049,6 +2063,8 @@ func corpusAmbiguous(g *corpusGen) []corpusCase {
 		"--license-key", "npx", A("-y", "@acme/pro-mcp", "--license-key", X(g.rs(csUpAlnum, 25))), "")
 	b.amb("A Dropbox shared link carries rlkey=, a capability meant to be shared with whoever gets the link. Recommend accept: the user chose to share it.",
 		"dropbox shared link rlkey", "npx", A("-y", "@acme/mcp", "--file", "https://www.dropbox.com/scl/fi/"+g.rb(csLowAlnum, 25)+"/report.pdf?rlkey="+g.rb(csLowAlnum, 25)+"&dl=0"), "")
+	b.amb("Alchemy puts the API key in the RPC URL path (/v2/<key>), like Infura. Recommend refuse for alchemy.com /v2/ paths only.",
+		"alchemy key path", "npx", A("-y", "@acme/evm-mcp", "--rpc-url", X("https://eth-mainnet.g.alchemy.com/v2/"+g.rs(csAlnum, 32))), "")
 	b.amb("Twilio API key SID (SK + 32 hex) is an identifier; the secret is separate. Recommend accept.",
 		"twilio api key sid", "npx", A("-y", "@twilio-alpha/mcp", "--api-key-sid", "SK"+g.rb(csHex, 32)), "")
 	return b.cases
@@ -2321,4 +2337,54 @@ func corpusMoreBenign(b *corpusBuilder) {
 	id("github pr url", "--pr", "https://github.com/acme/app/pull/1234#discussion_r"+g.rb(csDigits, 10))
 	id("loom share url", "--video", "https://www.loom.com/share/"+g.rb(csHex, 32))
 	id("gist url", "--gist", "https://gist.github.com/alice/"+g.rb(csHex, 32))
+}
+
+// corpusPathURLs: URLs whose paths or host names hold random-looking IDs
+// that are not credentials (documents, commits, hosted MCP endpoints), and
+// the few well-known services that do put a secret in the path.
+func corpusPathURLs(b *corpusBuilder) {
+	g := b.g
+	b.cat = "benign-path-url"
+	for _, u := range []string{
+		"https://docs.google.com/document/d/1" + g.rb(csB64URL, 43) + "/edit",
+		"https://drive.google.com/file/d/1" + g.rb(csB64URL, 32) + "/view?usp=sharing",
+		"https://drive.google.com/drive/folders/1" + g.rb(csB64URL, 32),
+		"https://airtable.com/app" + g.rb(csAlnum, 14) + "/tbl" + g.rb(csAlnum, 14) + "/viw" + g.rb(csAlnum, 14),
+		"https://miro.com/app/board/uXjV" + g.rb(csB64URL, 8) + "=/",
+		"https://linear.app/acme/issue/ENG-1234/fix-token-refresh",
+		"https://acme.atlassian.net/wiki/spaces/ENG/pages/" + g.rb(csDigits, 10) + "/Runbook",
+		"https://acme.slack.com/archives/C0" + g.rb(csUpAlnum, 9) + "/p" + g.rb(csDigits, 16),
+		"https://trello.com/b/" + g.rb(csAlnum, 8) + "/mcp-roadmap",
+		"https://acme-uploads.s3.amazonaws.com/uploads/" + g.uuid() + "/" + g.rb(csHex, 64) + ".png",
+		"https://github.com/acme/app/commit/" + g.rb(csHex, 40),
+		"https://github.com/acme/app/blob/" + g.rb(csHex, 40) + "/README.md",
+		"https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct/resolve/" + g.rb(csHex, 40) + "/config.json",
+		"https://cdn.example.com/assets/app." + g.rb(csHex, 20) + ".js",
+		"https://" + g.rb(csLowAlnum, 12) + "-" + g.rb(csDigits, 3) + "-" + g.rb(csDigits, 3) + ".ngrok-free.app/mcp",
+		"https://" + g.rb(csLowAlnum, 32) + ".lambda-url.us-east-1.on.aws/mcp",
+		"https://" + g.rb(csLowAlnum, 10) + ".execute-api.us-east-1.amazonaws.com/prod/mcp",
+		"https://mcp-server-" + g.rb(csLowAlnum, 10) + "-uc.a.run.app/mcp",
+		"https://acme-app-" + g.rb(csLowAlnum, 9) + "-acme-team.vercel.app/api/mcp",
+		"https://acme--mcp-server-serve.modal.run/mcp",
+		"https://" + g.supaRef() + ".supabase.co/functions/v1/mcp",
+		"https://mcp-" + g.rb(csLowAlnum, 8) + ".azurecontainerapps.io/sse",
+		"https://server.smithery.ai/" + g.uuid() + "/mcp",
+		"https://registry.npmjs.org/@modelcontextprotocol/server-github/-/server-github-2025.4.8.tgz",
+		"https://hub.docker.com/layers/mcp/fetch/latest/images/sha256-" + g.rb(csHex, 64),
+		"https://www.notion.so/" + g.rb(csHex, 32) + "?v=" + g.rb(csHex, 32),
+		"https://docs.google.com/spreadsheets/d/e/2PACX-1v" + g.rb(csB64URL, 78) + "/pubhtml",
+		"https://pastebin.com/raw/" + g.rb(csAlnum, 8),
+		"https://jsfiddle.net/alice/" + g.rb(csLowAlnum, 8) + "/",
+		"https://app.posthog.com/project/" + g.rb(csDigits, 5) + "/insights/" + g.rb(csAlnum, 8),
+	} {
+		b.u(u, u)
+		b.c("as arg "+u, "npx", A("-y", "@acme/mcp", "--url", u), "")
+	}
+	b.cat = "url-path"
+	b.u("slack webhook as arg-free url", X("https://hooks.slack.com/workflows/T0"+g.rb(csUpAlnum, 9)+"/A0"+g.rb(csUpAlnum, 9)+"/"+g.rb(csDigits, 18)+"/"+g.rs(csAlnum, 24)))
+	b.c("slack webhook as --webhook-url", "npx", A("-y", "@acme/notify-mcp", "--webhook-url", X("https://hooks.slack.com/services/T0"+g.rb(csUpAlnum, 9)+"/B0"+g.rb(csUpAlnum, 9)+"/"+g.rs(csAlnum, 24))), "")
+	b.c("discord webhook in env", "docker", A("run", "-i", "--rm", "-e", X("DISCORD_WEBHOOK_URL=https://discord.com/api/webhooks/"+g.rb(csDigits, 19)+"/"+g.rs(csB64URL, 68)), "mcp/notify"), "")
+	b.u("telegram bot token in path, sendMessage", X("https://api.telegram.org/bot"+g.tk("telegram")+"/sendMessage?chat_id=-100"+g.rb(csDigits, 10)))
+	b.u("github token as path segment of a proxy", X("https://mcp.example.com/"+g.tk("ghp")+"/sse"))
+	b.u("anthropic key in path", X("https://proxy.example.com/v1/"+g.tk("anthropic")+"/mcp"))
 }
