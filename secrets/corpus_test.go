@@ -1793,6 +1793,8 @@ func corpusCommands(b *corpusBuilder) {
 	b.c("java -D in command", X("java -Dspring.ai.openai.api-key="+g.tk("openai_proj")+" -jar mcp.jar"), nil, "")
 	b.c("command with args, secret in command", X("npx -y @acme/mcp --password="+g.pw()), A("--verbose"), "")
 	b.c("token alone as command arg in command", X("github-mcp-server stdio "+g.tk("ghp")), nil, "")
+	b.c("quoted windows path then --api-key", X(`"C:\Program Files\Acme\weather-mcp.exe" --api-key `+g.rs(csHex, 32)), nil, "")
+	b.c("command with ${VAR:-default} real default", X("npx -y @acme/mcp --token ${GITHUB_TOKEN:-"+g.tk("ghp")+"}"), nil, "")
 	b.c("mysql -p attached in command", X("mysql -u root -p"+g.pw()+" shop"), nil, "")
 
 	b.cat = "benign-command"
@@ -1815,6 +1817,7 @@ func corpusCommands(b *corpusBuilder) {
 	b.c("command line benign", "npx -y @modelcontextprotocol/server-filesystem /Users/alice/Desktop", nil, "")
 	b.c("command line uvx benign", "uvx mcp-server-fetch --ignore-robots-txt", nil, "")
 	b.c("command line env benign", "env NODE_ENV=production node /opt/mcp/index.js", nil, "")
+	b.c("quoted windows path benign", `"C:\Program Files\Acme\weather-mcp.exe" --units metric --api-key-file "C:\Users\alice\weather.key"`, nil, "")
 	b.c("command line references", "env GITHUB_TOKEN=$GITHUB_TOKEN npx -y @modelcontextprotocol/server-github", nil, "")
 
 	b.cat = "shell"
@@ -2127,7 +2130,7 @@ func corpusEdges(b *corpusBuilder) {
 	b.c("mixed-case env name", "env", A(X("OpenAI_Api_Key="+g.rs(csAlnum, 48)), "node", "server.js"), "")
 	b.c("env name with dot (java-style)", "env", A(X("api.key="+g.rs(csHex, 32)), "java", "-jar", "mcp.jar"), "")
 	b.c("docker compose style --env KEY VALUE file", "docker", A("run", "-i", "--rm", "-e", X("OPENAI_API_KEY="+g.rs(csAlnum, 48)), "-e", "OPENAI_MODEL=gpt-4o", "mcp/openai"), "")
-	b.c("ssh-style -o password option", "sshpass", A(X("-p"+g.pw()), "ssh", "-o", "StrictHostKeyChecking=no", "deploy@server"), "")
+	b.c("sshpass attached -pPASSWORD", "sshpass", A(X("-p"+g.pw()), "ssh", "-o", "StrictHostKeyChecking=no", "deploy@server"), "")
 }
 
 // corpusEdgesBenign: benign look-alikes around the same corners.
