@@ -780,6 +780,7 @@ func corpusCases(g *corpusGen) []corpusCase {
 	corpusMore(b)
 	corpusMoreBenign(b)
 	corpusPathURLs(b)
+	corpusPositionalBenign(b)
 	return b.cases
 }
 
@@ -2068,6 +2069,12 @@ func corpusAmbiguous(g *corpusGen) []corpusCase {
 		"dropbox shared link rlkey", "npx", A("-y", "@acme/mcp", "--file", "https://www.dropbox.com/scl/fi/"+g.rb(csLowAlnum, 25)+"/report.pdf?rlkey="+g.rb(csLowAlnum, 25)+"&dl=0"), "")
 	b.amb("Alchemy puts the API key in the RPC URL path (/v2/<key>), like Infura. Recommend refuse for alchemy.com /v2/ paths only.",
 		"alchemy key path", "npx", A("-y", "@acme/evm-mcp", "--rpc-url", X("https://eth-mainnet.g.alchemy.com/v2/"+g.rs(csAlnum, 32))), "")
+	b.amb("Google Sheets / Drive IDs and Solana addresses as bare positional arguments: random-looking public identifiers, with no flag to say so. Under --spreadsheet-id they are accepted; bare, a random-string rule cannot tell them from a key. Recommend accept (no evidence of a credential).",
+		"bare spreadsheet id", "npx", A("-y", "@acme/sheets-mcp", "1"+g.rb(csB64URL, 43)), "")
+	b.amb("Same as the spreadsheet ID: a Drive folder ID as a bare positional. Recommend accept.",
+		"bare drive folder id", "npx", A("-y", "@acme/gdrive-mcp", "1"+g.rb(csB64URL, 32)), "")
+	b.amb("A Solana address (base58 public key) as a bare positional. Recommend accept.",
+		"bare solana address", "npx", A("-y", "@acme/solana-mcp", g.rb(csBase58, 44)), "")
 	b.amb("Twilio API key SID (SK + 32 hex) is an identifier; the secret is separate. Recommend accept.",
 		"twilio api key sid", "npx", A("-y", "@twilio-alpha/mcp", "--api-key-sid", "SK"+g.rb(csHex, 32)), "")
 	return b.cases
@@ -2390,4 +2397,35 @@ func corpusPathURLs(b *corpusBuilder) {
 	b.u("telegram bot token in path, sendMessage", X("https://api.telegram.org/bot"+g.tk("telegram")+"/sendMessage?chat_id=-100"+g.rb(csDigits, 10)))
 	b.u("github token as path segment of a proxy", X("https://mcp.example.com/"+g.tk("ghp")+"/sse"))
 	b.u("anthropic key in path", X("https://proxy.example.com/v1/"+g.tk("anthropic")+"/mcp"))
+}
+
+// corpusPositionalBenign: random-looking identifiers given as bare
+// positional arguments, as many servers take them.
+func corpusPositionalBenign(b *corpusBuilder) {
+	g := b.g
+	b.cat = "benign-positional"
+	pos := func(name, pkg, v string) { b.c(name, "npx", A("-y", pkg, v), "") }
+	pos("airtable base id", "airtable-mcp-server", "app"+g.rb(csAlnum, 14))
+	pos("figma file key", "figma-developer-mcp", g.rb(csAlnum, 22))
+	pos("youtube video id", "@acme/youtube-mcp", g.rb(csB64URL, 11))
+	pos("supabase project ref", "@acme/supabase-mcp", g.supaRef())
+	pos("cloudflare account id", "@cloudflare/mcp-server-cloudflare", g.rb(csHex, 32))
+	pos("sha256 file hash", "@acme/virustotal-mcp", g.rb(csHex, 64))
+	pos("commit sha", "@acme/git-mcp", g.rb(csHex, 40))
+	pos("ulid", "@acme/mcp", "01J"+g.rb("0123456789ABCDEFGHJKMNPQRSTVWXYZ", 23))
+	pos("mongodb object id", "@acme/mongo-mcp", g.rb(csHex, 24))
+	pos("stripe customer id", "@acme/stripe-mcp", "cus_"+g.rb(csAlnum, 14))
+	pos("intercom workspace", "@acme/intercom-mcp", g.rb(csLowAlnum, 8))
+	pos("slack channel id", "@acme/slack-mcp", "C0"+g.rb(csUpAlnum, 9))
+	pos("discord guild id", "@acme/discord-mcp", g.rb(csDigits, 19))
+	pos("hubspot portal id", "@acme/hubspot-mcp", g.rb(csDigits, 8))
+	pos("notion database id dashed", "@acme/notion-mcp", g.uuid())
+	pos("gcp project id", "@acme/gcp-mcp", "acme-prod-"+g.rb(csDigits, 6))
+	pos("azure resource id", "@azure/mcp", "/subscriptions/"+g.uuid()+"/resourceGroups/rg-mcp/providers/Microsoft.Web/sites/acme-mcp")
+	pos("ipfs cid", "@acme/ipfs-mcp", "bafybei"+g.rb(csB32Low, 52))
+	pos("eth contract address", "@acme/evm-mcp", "0x"+g.rb(csHex, 40))
+	pos("base64 of a path", "@acme/mcp", base64.StdEncoding.EncodeToString([]byte("/Users/alice/Documents/notes")))
+	pos("hex-encoded text", "@acme/mcp", fmt.Sprintf("%x", "hello from the mcp corpus"))
+	pos("nanoid", "@acme/mcp", g.rb(csB64URL, 21))
+	pos("long kebab words", "@acme/mcp", "organisation-wide-knowledge-base-synchronisation")
 }
