@@ -60,6 +60,9 @@ func pairValueSecret(st strength, v string) bool {
 	if v == "" {
 		return false
 	}
+	if len(v) > maxValue {
+		v = v[:maxValue] // see literalSecret: keeps password=password=… linear
+	}
 	if q := v[0]; q == '"' || q == '\'' {
 		if j := strings.IndexByte(v[1:], q); j >= 0 {
 			return literalSecret(st, v[1:1+j])
@@ -117,6 +120,9 @@ func scanQuotedPairs(s string, found func(rule)) {
 		// The value: a quoted string after the colon.
 		v := s[c+1:]
 		v = strings.TrimLeft(v, " \t")
+		if strings.HasPrefix(v, `\"`) {
+			v = v[1:] // JSON escaped once too often: {\"apiKey\":\"…\"}
+		}
 		if v == "" || (v[0] != '"' && v[0] != '\'') {
 			continue
 		}

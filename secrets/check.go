@@ -17,14 +17,14 @@ func CheckURL(pointer, rawURL string) error {
 	var f findings
 	if k := strings.Index(rawURL, "://"); k >= 0 {
 		// The whole string is the URL: spaces and NULs in it do not end it.
-		checkURL(rawURL[:k], rawURL[k+3:], f.add)
+		checkURL(rawURL[:k], rawURL[k+3:], true, f.add)
 		scanURLs(rawURL, f.add)
 	} else if strings.HasPrefix(rawURL, "jdbc:") {
 		scanURLs(rawURL, f.add)
 	} else {
 		// No scheme: read it as authority and the rest, so that
 		// user:pass@host/db is not waved through.
-		checkURL("", rawURL, f.add)
+		checkURL("", rawURL, true, f.add)
 	}
 	scanTokens(rawURL, f.add)
 	scanAuthSchemes(rawURL, f.add)
@@ -117,6 +117,7 @@ func wholeScans(s string, f *findings) {
 	scanURLs(s, f.add)
 	scanAssignments(s, f.add)
 	scanAuthSchemes(s, f.add)
+	scanBase64(s, f.add)
 }
 
 // pending is what the previous word left for this one.

@@ -176,6 +176,8 @@ func TestLaunchLinesBenign(t *testing.T) {
 		{command: "go", args: []string{"run", "github.com/org/mcp-server/cmd/server@v0.3.1", "-addr", ":8080", "-log-format", "json"}},
 		{command: "java", args: []string{"-Dspring.ai.mcp.server.stdio=true", "-Dlogging.level.root=OFF", "-jar", "/Users/me/mcp/weather-0.0.1-SNAPSHOT.jar"}},
 		{command: "dotnet", args: []string{"run", "--project", "/Users/me/src/McpServer/McpServer.csproj", "--no-build"}},
+		{command: "npx", args: []string{"-y", "mcp-google-sheets", "--sheet-url", "https://docs.google.com/spreadsheets/d/1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/edit#gid=0"}},
+		{command: "npx", args: []string{"-y", "figma-mcp", "https://www.figma.com/design/AbC123dEf456GhI789jKl0Mn/My-File?node-id=1-2"}},
 		{command: "", url: "https://mcp.example.com/mcp"},
 		{command: "", url: "https://api.githubcopilot.com/mcp/"},
 		{command: "", url: "http://localhost:3001/sse"},

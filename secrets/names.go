@@ -8,8 +8,8 @@ const (
 	// notSecret: the name does not name a credential, or names where one
 	// lives (--token-file) or how auth works (--auth-type).
 	notSecret strength = iota
-	// weak: the name may name a credential (--key, --auth, ?sig is not one
-	// of these): only a random-looking value is refused.
+	// weak: the name may name a credential (--session, --hmac, --otp):
+	// only a random-looking value is refused.
 	weak
 	// strong: the name names a credential (--password, API_KEY): any
 	// literal value is refused.
@@ -17,9 +17,14 @@ const (
 	// authorization: the value is an Authorization header value, a scheme
 	// and a credential ("Bearer …").
 	authorization
-	// keyAlone: the bare word "key": a credential unless the value is a
-	// plain word (?key=name) or a path (--key server.key).
+	// keyAlone: a name ending in "key" (--key, OPENAI_KEY): a credential
+	// unless the value is a plain identifier (?key=name, --sort-key
+	// created_at) or a path (--key server.key).
 	keyAlone
+	// authName: a name ending in "auth" (--auth, REDISCLI_AUTH,
+	// --basic-auth): a credential unless the value names a method or a
+	// provider (oauth, basic, none, github).
+	authName
 )
 
 // maxName bounds the part of a name that is classified; longer names are
@@ -151,7 +156,7 @@ var strongLastWords = map[string]bool{"pass": true, "pat": true, "cred": true, "
 
 // Whole last words that may name a credential: only a random value counts.
 var weakLastWords = map[string]bool{
-	"auth": true, "sig": true, "signature": true, "session": true, "key": true,
+	"sig": true, "signature": true, "session": true,
 	"hmac": true, "salt": true, "otp": true,
 }
 
@@ -198,13 +203,16 @@ func (w *nameWords) classify() strength {
 			return strong
 		}
 	}
-	if w.n == 1 && string(joined) == "key" {
-		// --key, ?key=, KEY=: on its own the word names an API key as
-		// often as anything; judged as a credential that may also be a
-		// plain lookup word or a key file's path.
+	if hasSuffix(joined, "key") {
+		// --key, KEY=, OPENAI_KEY=, --ssh-key: a key, unless the value is
+		// a plain identifier (a lookup key, a sort key) or a key file's
+		// path.
 		return keyAlone
 	}
-	if weakLastWords[string(last)] || hasSuffix(joined, "key") || hasSuffix(joined, "auth") {
+	if hasSuffix(joined, "auth") {
+		return authName
+	}
+	if weakLastWords[string(last)] {
 		return weak
 	}
 	// One-word compounds ending in a descriptor (TOKENFILE, apikeyenv)

@@ -1,8 +1,10 @@
 package secrets_test
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -257,11 +259,22 @@ func TestCheckArgsRefuses(t *testing.T) {
 		{"--key short", []string{"--key", "abc123"}, "abc123", []string{"/args/1 credential-flag"}},
 		{"--cookie", []string{"--cookie", "session=abc"}, "session=abc", []string{"/args/1 credential-flag"}},
 		{"--api-keys", []string{"--api-keys", "k1-abc,k2-def"}, "k1-abc,k2-def", []string{"/args/1 credential-flag"}},
+		{"redis auth env", []string{"REDISCLI_AUTH=myredispw"}, "myredispw", []string{"/args/0 credential-assignment"}},
+		{"neo4j auth", []string{"-e", "NEO4J_AUTH=neo4j/s3cretpw"}, "s3cretpw", []string{"/args/1 credential-assignment"}},
+		{"--auth token", []string{"--auth", "abc123"}, "abc123", []string{"/args/1 credential-flag"}},
 		{"go mysql dsn", []string{"--dsn", "app:g0dsnpass@tcp(127.0.0.1:3306)/app"}, "g0dsnpass", []string{"/args/1 url-password"}},
 		{"auth header flag", []string{"--auth-header", "Bearer abcDEF123ghi456"}, "abcDEF123ghi456", []string{"/args/1 auth-scheme"}},
 		{"header value alone", []string{"--header", "Bearer abcDEF123ghi456"}, "abcDEF123ghi456", []string{"/args/1 header-credential"}},
 		{"key in url path", []string{"https://mcp.example.com/api/mcp/s/" + fake.randomKey + "/mcp"}, fake.randomKey, []string{"/args/0 url-path-secret"}},
 		{"sentry dsn", []string{"--sentry-dsn", "https://" + fit("0123456789abcdef", 32) + "@o123.ingest.sentry.io/456"}, "0123456789abcdef", []string{"/args/1 url-user-token"}},
+
+		// Credentials inside a base64 blob.
+		{"base64 service account", []string{"--credentials-b64", b64(`{"type":"service_account","private_key":"` + fake.pem + `"}`)}, "", []string{"/args/1 private-key"}},
+		{"base64 config", []string{"--config", b64(`{"apiKey":"b64-json-key-1","region":"us"}`)}, "", []string{"/args/1 credential-assignment"}},
+		{"base64 token", []string{b64("token: " + fake.github)}, "", []string{"/args/0 token/github"}},
+
+		{"base64 user:password bare", []string{"dXNlcjpwYXNzd29yZA=="}, "dXNlcjpwYXNzd29yZA", []string{"/args/0 auth-scheme"}},
+		{"double-escaped json", []string{`{\"apiKey\":\"esc-json-key-1\"}`}, "esc-json-key-1", []string{"/args/0 credential-assignment"}},
 
 		// Random key material as a bare argument.
 		{"bare random", []string{"server.js", fake.randomKey}, fake.randomKey, []string{"/args/1 high-entropy"}},
@@ -282,6 +295,8 @@ func TestCheckArgsRefuses(t *testing.T) {
 		})
 	}
 }
+
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 
 func rep10() []string {
 	out := make([]string, 10)
@@ -350,6 +365,7 @@ func TestCheckArgsAccepts(t *testing.T) {
 		{"public keys", []string{"--public-key", "ssh-ed25519", "AAAAC3NzaC1lZDI1NTE5AAAAIGb9ExampleFakePublicKey0123456789abcdefGHIJ", "me@host"}},
 		{"keys that are ids", []string{"--file-key", "AbC123dEf456GhI789jKl0", "--issue-key", "PROJ-123", "--idempotency-key", "7d9f0a2b-req", "--site-key", "6LcExampleSiteKey0123456789abcdefGHIJKLMN"}},
 		{"ids in url paths", []string{"https://mcp.pipedream.net/550e8400-e29b-41d4-a716-446655440000/gmail", "https://api.notion.com/v1/pages/0123456789abcdef0123456789abcdef", "https://example.com/docs/getting-started/installation-guide"}},
+		{"auth methods", []string{"--auth", "oauth", "--auth", "github", "--auth=none", "NEO4J_AUTH=none", "--basic-auth", "false", "--oauth", "true", "--auth", "service-account"}},
 		{"key lookup words", []string{"--key", "user-name", "--key", "my-project-key-2024", "--key", "./server.key", "--key", "name"}},
 	}
 	for _, tt := range tests {
@@ -510,5 +526,21 @@ func TestRulesAreStableAndUnique(t *testing.T) {
 	rules[0].ID = "changed"
 	if secrets.Rules()[0].ID == "changed" {
 		t.Error("Rules returns shared state")
+	}
+}
+
+// Every rule ID is documented for users (docs/secrets.md) and in the
+// package doc.
+func TestRulesDocumented(t *testing.T) {
+	for _, file := range []string{"../docs/secrets.md", "doc.go"} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range secrets.Rules() {
+			if !strings.Contains(string(b), "`"+r.ID+"`") && !strings.Contains(string(b), "- "+r.ID+":") {
+				t.Errorf("%s does not document rule %s", file, r.ID)
+			}
+		}
 	}
 }

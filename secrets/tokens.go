@@ -224,11 +224,17 @@ func scanTokens(s string, found func(rule)) {
 			break
 		}
 	}
+	if len(s) < 20 {
+		return // too short for any of the formats below
+	}
 	if strings.Contains(s, "-----BEGIN") && privateKeyBlock(s) {
 		found(rulePrivateKey)
 	}
 	if strings.Contains(s, "PuTTY-User-Key-File-") {
 		found(rulePrivateKey)
+	}
+	if len(s) < 40 {
+		return
 	}
 	if strings.Contains(s, ".atlasv1.") && terraformToken(s) {
 		found(ruleTokenTerraform)
@@ -267,9 +273,15 @@ func inSet(c byte, cs uint8) bool {
 	return false
 }
 
+// maxBody bounds how far a token body is read: longer bodies count as
+// maxBody long, which every format's minimum is below. The bound keeps the
+// scan linear on hostile input (sk-sk-sk-… would otherwise read the rest
+// of the string from every boundary).
+const maxBody = 256
+
 func bodyLen(s string, cs uint8) int {
 	n := 0
-	for n < len(s) && inSet(s[n], cs) {
+	for n < len(s) && n < maxBody && inSet(s[n], cs) {
 		n++
 	}
 	// A trailing dot or dash ends a sentence or a word, not a token.
@@ -348,8 +360,14 @@ func sendGridBody(s string) bool {
 // isJWT: three (or five) base64url segments, the first two long, joined by
 // dots: header.payload.signature. The header is JSON, so it starts eyJ.
 func isJWT(s string) bool {
+	if len(s) > 16<<10 {
+		s = s[:16<<10] // a header and payload longer than this are no JWT
+	}
 	seg, n, dots := 0, 0, 0
 	for i := 0; i <= len(s); i++ {
+		if seg == 0 && n > 512 {
+			return false // no JWT header is this long
+		}
 		if i < len(s) && (isAlnum(s[i]) || s[i] == '_' || s[i] == '-') {
 			n++
 			continue
@@ -420,7 +438,7 @@ func terraformToken(s string) bool {
 			return false
 		}
 		before := 0
-		for before < i && isAlnum(s[i-1-before]) {
+		for before < i && before < 14 && isAlnum(s[i-1-before]) {
 			before++
 		}
 		if before >= 14 && bodyLen(s[i+9:], csWordD|csB64) >= 60 {
@@ -454,7 +472,7 @@ func azureSecret(s string) bool {
 			ok = false
 		}
 		n := 0
-		for i+2+n < len(s) && (inSet(s[i+2+n], cs) || s[i+2+n] == '~') {
+		for i+2+n < len(s) && n <= 34 && (inSet(s[i+2+n], cs) || s[i+2+n] == '~') {
 			n++
 		}
 		if ok && n >= 31 && n <= 34 {
@@ -475,7 +493,7 @@ func webhookPath(s string, bases ...string) bool {
 			rest := s[off+i+len(b):]
 			off += i + len(b)
 			n := 0
-			for n < len(rest) && (isAlnum(rest[n]) || strings.IndexByte("/_-@", rest[n]) >= 0) {
+			for n < len(rest) && n < maxBody && (isAlnum(rest[n]) || strings.IndexByte("/_-@", rest[n]) >= 0) {
 				n++
 			}
 			if n >= 20 && strings.Count(rest[:n], "/") >= 1 && !maskLike(strings.ReplaceAll(rest[:n], "/", "")) {

@@ -44,7 +44,7 @@ func scanURLs(s string, found func(rule)) {
 		for end < limit && !urlStop(s[end]) {
 			end++
 		}
-		checkURL(s[start:k], s[off:end], found)
+		checkURL(s[start:k], s[off:end], false, found)
 	}
 	for _, p := range [...]string{"jdbc:oracle:", "JDBC:ORACLE:"} {
 		if i := strings.Index(s, p); i >= 0 {
@@ -64,8 +64,10 @@ func urlStop(c byte) bool {
 	return false
 }
 
-// checkURL judges one URL: scheme and the rest after "://".
-func checkURL(scheme, rest string, found func(rule)) {
+// checkURL judges one URL: scheme and the rest after "://". server says
+// the URL is an MCP server's own (CheckURL's); a URL inside an argument is
+// judged as one only if it looks like an MCP endpoint, for the path rule.
+func checkURL(scheme, rest string, server bool, found func(rule)) {
 	if strings.EqualFold(scheme, "file") {
 		return
 	}
@@ -98,7 +100,9 @@ func checkURL(scheme, rest string, found func(rule)) {
 	if q >= 0 {
 		path = tail[:q]
 	}
-	checkPath(path, found)
+	if server || mcpEndpoint(rest[:authEnd+len(path)]) {
+		checkPath(path, found)
+	}
 	paramsEnd := len(rest)
 	if q >= 0 {
 		paramsEnd = authEnd + q
@@ -296,6 +300,14 @@ func schemelessUserinfo(w string) bool {
 	return urlPasswordSecret(pw)
 }
 
+// mcpEndpoint: the host or path names MCP or SSE, as the endpoints that
+// carry keys in their paths do (mcp.example.com, /api/mcp/s/<key>/mcp).
+// Other URLs in arguments (a document's, a repository's) have long IDs in
+// their paths that are not credentials.
+func mcpEndpoint(hostPath string) bool {
+	return indexFold(hostPath, "mcp") >= 0 || indexFold(hostPath, "sse") >= 0
+}
+
 // checkPath: hosted MCP endpoints that put the caller's key in the path
 // (https://host/api/mcp/s/<key>/mcp). Only a segment that passes the strict
 // bare-value test counts: IDs in hex, UUIDs and words never do.
@@ -315,4 +327,15 @@ func checkPath(path string, found func(rule)) {
 			return
 		}
 	}
+}
+
+// indexFold is strings.Index ignoring ASCII case, for short needles.
+func indexFold(s, needle string) int {
+	n := len(needle)
+	for i := 0; i+n <= len(s); i++ {
+		if strings.EqualFold(s[i:i+n], needle) {
+			return i
+		}
+	}
+	return -1
 }

@@ -439,10 +439,19 @@ func hasSuffixFold(s, suffix string) bool {
 	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
+// maxValue bounds how much of a value is judged.
+const maxValue = 512
+
 // literalSecret decides a value given to a name of strength st: whether a
 // definition recording it would record a credential. The caller has
 // already scanned the value for tokens and URLs.
 func literalSecret(st strength, v string) bool {
+	if len(v) > maxValue {
+		// Judged by its start: a value this long after a credential name
+		// is refused or accepted by what it begins with, and judging it
+		// whole at every '=' of a hostile string would be quadratic.
+		v = v[:maxValue]
+	}
 	v = trimQuotes(strings.TrimSpace(v))
 	if v == "" {
 		return false
@@ -467,6 +476,8 @@ func literalSecret(st strength, v string) bool {
 		return true
 	case authorization:
 		return authValueSecret(v)
+	case authName:
+		return !plainSetting(v) && !authMethod(v) && !pathLike(v)
 	case keyAlone:
 		return !identifierLike(v) && !plainSetting(v) && !pathLike(v) && !isPairList(v)
 	case weak:
@@ -507,8 +518,16 @@ func isPairList(v string) bool {
 	return false
 }
 
-// userPassword: user:password given to an auth-ish name (--auth u:p).
+// userPassword: user:password given to an auth-ish name (--auth u:p), or
+// user/password as NEO4J_AUTH takes it.
 func userPassword(v string) bool {
+	if i := strings.IndexByte(v, '/'); i > 0 && i < len(v)-1 && strings.Count(v, "/") == 1 &&
+		!strings.ContainsAny(v, ".:@ ") && identLen(v[:i]) == i {
+		pw := v[i+1:]
+		if ok, _ := reference(pw); !ok && !placeholder(pw) {
+			return true
+		}
+	}
 	i := strings.IndexByte(v, ':')
 	if i <= 0 || i == len(v)-1 || strings.ContainsAny(v, " /@") {
 		return false
@@ -565,4 +584,19 @@ func identifierLike(v string) bool {
 		}
 	}
 	return true
+}
+
+// authMethod: a word that says how to authenticate, or with whom, as
+// --auth and *_AUTH often take instead of a credential.
+func authMethod(v string) bool {
+	switch strings.ToLower(v) {
+	case "basic", "bearer", "token", "apikey", "api-key", "api_key", "jwt", "mtls", "tls", "sigv4", "iam",
+		"ldap", "saml", "oidc", "kerberos", "ntlm", "digest", "anonymous", "password", "key", "cert",
+		"certificate", "header", "query", "cookie", "session", "device", "browser", "interactive",
+		"github", "google", "azure", "microsoft", "okta", "auth0", "keycloak", "cognito", "firebase",
+		"supabase", "clerk", "gitlab", "bitbucket", "aws", "gcp", "sso", "pat", "client_credentials",
+		"authorization_code", "pkce", "implicit", "service-account", "service_account", "workload-identity":
+		return true
+	}
+	return false
 }

@@ -72,11 +72,12 @@ func scanFile(name string, stdout, stderr io.Writer) int {
 	}
 	// Servers in file order; each server's refusals sorted by pointer.
 	n := 0
-	for _, s := range cfg.Servers {
+	for i := range cfg.Servers {
+		s := &cfg.Servers[i]
 		found := refusals.All(refusals.Join(
 			secrets.CheckCommand(refusals.Append(s.Pointer, "command"), s.Command),
 			secrets.CheckArgs(refusals.Append(s.Pointer, "args"), s.Args),
-			secrets.CheckURL(refusals.Append(s.Pointer, "url"), s.URL),
+			secrets.CheckURL(s.URLPointer(), s.URL),
 		))
 		for _, r := range found {
 			printRefusal(stdout, name, r)

@@ -1,8 +1,8 @@
 // Package mcpconfig reads the MCP client config files people already have:
-// Claude Desktop, Cursor and Claude Code ({"mcpServers": {name: {...}}})
-// and VS Code ({"servers": {name: {"type": ...}}, "inputs": [...]}, or a
-// settings.json with {"mcp": {"servers": ...}}), comments and trailing
-// commas included.
+// Claude Desktop, Cursor, Claude Code, Windsurf and Cline
+// ({"mcpServers": {name: {...}}}) and VS Code ({"servers": {name:
+// {"type": ...}}, "inputs": [...]}, or a settings.json with {"mcp":
+// {"servers": ...}}), comments and trailing commas included.
 //
 // It is strict: malformed JSON, duplicate keys, invalid UTF-8, a field of
 // the wrong type or a server it cannot place on a transport is an *Error
@@ -62,6 +62,17 @@ type Server struct {
 	URL string
 	// Connection holds what is used to connect and never recorded.
 	Connection Connection
+
+	urlKey string // the member the URL came from: url, or serverUrl
+}
+
+// URLPointer is the pointer of the URL's member in the file: Pointer +
+// "/url", or "/serverUrl" for Windsurf's spelling.
+func (s *Server) URLPointer() string {
+	if s.urlKey != "" {
+		return refusals.Append(s.Pointer, s.urlKey)
+	}
+	return refusals.Append(s.Pointer, "url")
 }
 
 // Connection is a server entry's settings that a definition never records:
@@ -199,16 +210,24 @@ func (r *reader) server(name, ptr string, n *node) (Server, bool) {
 	}
 	before := len(r.errs)
 	var typ, transport *node
+	urlKey := "" // the member that gave the URL
 	for i, key := range n.keys {
 		v, at := n.vals[i], refusals.Append(ptr, key)
 		switch key {
 		case "type":
 			typ = v
-		case "transport":
+		case "transport", "transportType": // Cline writes transportType
+			if transport != nil {
+				r.fail(n.koffs[i], at, "both transport and transportType")
+			}
 			transport = v
 		case "command":
 			s.Command = r.str(v, at)
-		case "url":
+		case "url", "serverUrl": // Windsurf writes serverUrl
+			if urlKey != "" {
+				r.fail(n.koffs[i], at, "both url and serverUrl")
+			}
+			urlKey = key
 			s.URL = r.str(v, at)
 		case "args":
 			s.Args = r.args(v, at)
@@ -233,7 +252,7 @@ func (r *reader) server(name, ptr string, n *node) (Server, bool) {
 	for _, t := range []struct {
 		n   *node
 		key string
-	}{{typ, "type"}, {transport, "transport"}} {
+	}{{typ, "type"}, {transport, transportKey(n)}} {
 		if t.n == nil {
 			continue
 		}
@@ -256,7 +275,8 @@ func (r *reader) server(name, ptr string, n *node) (Server, bool) {
 	if len(r.errs) > before {
 		return s, false
 	}
-	hasCmd, hasURL := memberPresent(n, "command"), memberPresent(n, "url")
+	s.urlKey = urlKey
+	hasCmd, hasURL := memberPresent(n, "command"), urlKey != ""
 	switch {
 	case hasCmd && hasURL:
 		r.fail(n.off, ptr, "has both command and url: a server is stdio (command) or remote (url)")
@@ -279,6 +299,14 @@ func (r *reader) server(name, ptr string, n *node) (Server, bool) {
 		r.fail(n.off, refusals.Append(ptr, "args"), "args without a command")
 	}
 	return s, len(r.errs) == before
+}
+
+// transportKey: the member naming the transport, for pointers.
+func transportKey(n *node) string {
+	if memberPresent(n, "transportType") {
+		return "transportType"
+	}
+	return "transport"
 }
 
 func memberPresent(n *node, key string) bool {

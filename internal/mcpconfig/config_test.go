@@ -95,6 +95,25 @@ func TestParseVSCode(t *testing.T) {
 	}
 }
 
+func TestParseWindsurfAndCline(t *testing.T) {
+	cfg, err := Parse([]byte(`{"mcpServers": {
+  "w": {"serverUrl": "https://mcp.example.com/sse"},
+  "c": {"url": "https://mcp.example.com/mcp", "transportType": "streamableHttp"}
+}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Servers[0].URLPointer() != "/mcpServers/w/serverUrl" || cfg.Servers[1].URLPointer() != "/mcpServers/c/url" {
+		t.Errorf("URL pointers %q %q", cfg.Servers[0].URLPointer(), cfg.Servers[1].URLPointer())
+	}
+	if cfg.Servers[0].URL != "https://mcp.example.com/sse" || cfg.Servers[0].Transport != SSE || cfg.Servers[1].Transport != StreamableHTTP {
+		t.Errorf("servers = %+v", cfg.Servers)
+	}
+	if _, err := Parse([]byte(`{"mcpServers": {"w": {"url": "https://a", "serverUrl": "https://b"}}}`)); err == nil {
+		t.Error("url and serverUrl both accepted")
+	}
+}
+
 func TestParseSettingsJSON(t *testing.T) {
 	cfg, err := Parse([]byte("\xef\xbb\xbf{\"editor.fontSize\": 14, \"mcp\": {\"servers\": {\"a\": {\"command\": \"node\", \"args\": [\"s.js\"]}}}}"))
 	if err != nil {

@@ -1,0 +1,132 @@
+package secrets
+
+import (
+	"bytes"
+	"encoding/base64"
+	"strings"
+)
+
+// Credentials are sometimes passed base64-encoded: a service account's JSON
+// key, a kubeconfig, a config object with an apiKey in it, all as one long
+// blob. scanBase64 decodes each long base64 run and, when the result is
+// text, scans that text for tokens, private keys, URLs and credential
+// assignments, reporting under the same rules. Binary results (SSH public
+// keys, random key material, hex read as base64) are not text and are left
+// to the other rules.
+
+const (
+	minUserPass = 12       // "user:pass" is 12 base64 characters
+	minBase64   = 40       // shorter runs hold nothing but a user:password worth decoding
+	maxBase64   = 64 << 10 // longer runs are decoded up to here
+)
+
+func scanBase64(s string, found func(rule)) {
+	for i := 0; i < len(s); {
+		if !isBase64Char(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isBase64Char(s[j]) {
+			j++
+		}
+		if run := s[i:j]; len(run) >= minUserPass && len(run) < minBase64 {
+			// user:password, base64-encoded as Basic auth carries it.
+			if shortBasicPair(run) {
+				found(ruleAuthScheme)
+			}
+		} else if len(run) >= minBase64 {
+			if len(run) > maxBase64 {
+				run = run[:maxBase64]
+			}
+			if text, ok := decodeText(run); ok {
+				scanTokens(text, found)
+				scanURLs(text, found)
+				scanAssignments(text, found)
+				scanAuthSchemes(text, found)
+			}
+		}
+		i = j
+	}
+}
+
+func isBase64Char(c byte) bool {
+	return isAlnum(c) || c == '+' || c == '/' || c == '-' || c == '_' || c == '='
+}
+
+// decodeText decodes run as standard or URL base64, with or without
+// padding, and reports whether the result is text.
+func decodeText(run string) (string, bool) {
+	for len(run) > 0 && run[len(run)-1] == '=' {
+		run = run[:len(run)-1]
+	}
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		b, err := enc.DecodeString(run)
+		if err != nil {
+			continue
+		}
+		if printable(b) {
+			return string(b), true
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// printable: at least 95% of the bytes are printable ASCII or whitespace,
+// and there are some letters.
+func printable(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	bad, letters := 0, 0
+	for _, c := range b {
+		switch {
+		case c == '\n' || c == '\r' || c == '\t':
+		case c < 0x20 || c > 0x7e:
+			bad++
+		case isAlnum(c):
+			letters++
+		}
+	}
+	return bad*20 <= len(b) && letters > 0
+}
+
+// shortBasicPair decodes a short run on the stack (no allocation: most
+// arguments have such runs, and few are base64) and reports whether it is
+// user:password.
+func shortBasicPair(run string) bool {
+	var src [minBase64]byte
+	var dst [minBase64]byte
+	n := copy(src[:], run)
+	for n > 0 && src[n-1] == '=' {
+		n--
+	}
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		m, err := enc.Decode(dst[:], src[:n])
+		if err != nil {
+			continue
+		}
+		return printable(dst[:m]) && basicPair(dst[:m])
+	}
+	return false
+}
+
+// basicPair: the decoded text is user:password and nothing else.
+func basicPair(t []byte) bool {
+	c := bytes.IndexByte(t, ':')
+	if c <= 0 || c > 64 || len(t)-c-1 < 3 {
+		return false
+	}
+	for i := 0; i < c; i++ {
+		if !isAlnum(t[i]) && strings.IndexByte("._@+-", t[i]) < 0 {
+			return false
+		}
+	}
+	for i := c + 1; i < len(t); i++ {
+		if t[i] <= ' ' || t[i] > '~' {
+			return false
+		}
+	}
+	return true
+}
