@@ -132,12 +132,23 @@ func (g *corpusGen) ben(shape, v string) string {
 	return v
 }
 
-// rs is a random secret of n characters of set; rb the benign kind.
+// rs is a random secret of n characters of set; rb the benign kind. Both
+// start with a letter or digit: a value starting with "-" reads as the next
+// flag, which is a case of its own (see corpusAmbiguous).
 func (g *corpusGen) rs(set string, n int) string {
-	return g.sec(fmt.Sprintf("<%d %s>", n, csNames[set]), g.pick(set, n))
+	return g.sec(fmt.Sprintf("<%d %s>", n, csNames[set]), g.word(set, n))
 }
 func (g *corpusGen) rb(set string, n int) string {
-	return g.ben(fmt.Sprintf("<%d %s>", n, csNames[set]), g.pick(set, n))
+	return g.ben(fmt.Sprintf("<%d %s>", n, csNames[set]), g.word(set, n))
+}
+
+func (g *corpusGen) word(set string, n int) string {
+	for {
+		v := g.pick(set, n)
+		if c := v[0]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			return v
+		}
+	}
 }
 
 func (g *corpusGen) uuidRaw() string {
@@ -781,6 +792,7 @@ func corpusCases(g *corpusGen) []corpusCase {
 	corpusMoreBenign(b)
 	corpusPathURLs(b)
 	corpusPositionalBenign(b)
+	corpusPasswordChars(b)
 	return b.cases
 }
 
@@ -2428,4 +2440,22 @@ func corpusPositionalBenign(b *corpusBuilder) {
 	pos("hex-encoded text", "@acme/mcp", fmt.Sprintf("%x", "hello from the mcp corpus"))
 	pos("nanoid", "@acme/mcp", g.rb(csB64URL, 21))
 	pos("long kebab words", "@acme/mcp", "organisation-wide-knowledge-base-synchronisation")
+}
+
+// corpusPasswordChars: human passwords holding each common symbol, in each
+// form a password takes on a command line. ($, % and braces are left out:
+// they start references.)
+func corpusPasswordChars(b *corpusBuilder) {
+	g := b.g
+	b.cat = "password-chars"
+	for _, sym := range "!#*?@-_.+=&^~;:,/|<>[]()" {
+		pw := func() string {
+			w := corpusWords[g.r.IntN(len(corpusWords))]
+			return g.sec("<password Word"+string(sym)+"NNNNword>", w+string(sym)+g.pick(csDigits, 4)+strings.ToLower(w))
+		}
+		b.c("--password VALUE with "+string(sym), "uvx", A("mysql-mcp", "--user", "app", "--password", X(pw())), "")
+		b.c("--password=VALUE with "+string(sym), "uvx", A("mysql-mcp", "--user=app", X("--password="+pw())), "")
+		b.c("-pVALUE with "+string(sym), "mysql", A("-u", "app", X("-p"+pw()), "shop"), "")
+		b.c("PASSWORD=VALUE with "+string(sym), "docker", A("run", "-i", "--rm", "-e", X("DB_PASSWORD="+pw()), "mcp/db"), "")
+	}
 }
