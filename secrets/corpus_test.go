@@ -1356,7 +1356,7 @@ func corpusAssignmentsBenign(b *corpusBuilder) {
 	b.c("env -u unset", "env", A("-u", "OPENAI_API_KEY", "node", "dist/index.js"), "")
 	b.c("env with benign assignments", "env", A("NODE_OPTIONS=--max-old-space-size=4096", "LOG_LEVEL=warn", "node", "build/index.js"), "")
 	b.c("java -D benign properties", "java", A("-Dspring.ai.mcp.server.stdio=true", "-Dspring.main.banner-mode=off", "-Dlogging.pattern.console=", "-Dspring.datasource.url=jdbc:postgresql://db:5432/app", "-jar", "mcp.jar"), "")
-	b.c("helm --set benign", "helm", A("upgrade", "--install", "mcp", "./chart", "--set", "image.tag=1.4.2", "--set", "auth.existingSecret=mcp-credentials"), "")
+	b.c("helm --set benign", "helm", A("upgrade", "--install", "mcp", "./chart", "--set", "image.tag=1.4.2", "--set", "replicaCount=2"), "")
 	b.c("kubectl --from-file", "kubectl", A("create", "secret", "generic", "mcp-ssh", "--from-file=ssh-privatekey=/home/alice/.ssh/id_ed25519"), "")
 	b.c("openssl -passin env:", "openssl", A("pkcs12", "-in", "client.p12", "-nodes", "-passin", "env:P12_PASSWORD"), "")
 	b.c("openssl -passin file:", "openssl", A("pkcs12", "-in", "client.p12", "-nodes", "-passin", "file:/run/secrets/p12pass"), "")
@@ -2087,6 +2087,10 @@ func corpusAmbiguous(g *corpusGen) []corpusCase {
 		"bare drive folder id", "npx", A("-y", "@acme/gdrive-mcp", "1"+g.rb(csB64URL, 32)), "")
 	b.amb("A Solana address (base58 public key) as a bare positional. Recommend accept.",
 		"bare solana address", "npx", A("-y", "@acme/solana-mcp", g.rb(csBase58, 44)), "")
+	b.amb("Helm's auth.existingSecret names a Kubernetes Secret object; the value is a resource name. A readable kebab-case value after a *secret name looks the same as a weak password; recommend accept when the name says existing/ref and the value is a DNS-1123 name.",
+		"helm existingSecret name", "helm", A("upgrade", "--install", "mcp", "./chart", "--set", "auth.existingSecret=mcp-credentials"), "")
+	b.amb("--from-secret names a Kubernetes Secret to read from, not a secret value. Recommend accept for from-/existing- names with a DNS-1123 value.",
+		"--from-secret k8s name", "npx", A("-y", "@acme/mcp", "--from-secret", "mcp-credentials"), "")
 	b.amb("Twilio API key SID (SK + 32 hex) is an identifier; the secret is separate. Recommend accept.",
 		"twilio api key sid", "npx", A("-y", "@twilio-alpha/mcp", "--api-key-sid", "SK"+g.rb(csHex, 32)), "")
 	return b.cases
@@ -2349,7 +2353,6 @@ func corpusMoreBenign(b *corpusBuilder) {
 	id("claude code default port", "--port", "${PORT:-8080}")
 	id("claude code default url", "--api-url", "${API_URL:-https://api.example.com}")
 	id("claude code default model", "--model", "${MODEL:-claude-sonnet-4-5}")
-	id("k8s secret name ref", "--from-secret", "mcp-credentials")
 	id("docker secret ref", "--secret", "id=npmrc,src=$HOME/.npmrc")
 	id("aws sso start url", "--sso-start-url", "https://acme.awsapps.com/start")
 	id("google sheet url", "--sheet", "https://docs.google.com/spreadsheets/d/1"+g.rb(csB64URL, 43)+"/edit#gid=0")
