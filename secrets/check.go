@@ -28,6 +28,7 @@ func CheckURL(pointer, rawURL string) error {
 	}
 	scanTokens(rawURL, f.add)
 	scanAuthSchemes(rawURL, f.add)
+	scanBase64(rawURL, f.add) // ?config=<base64 JSON with the key in it>
 	var errs []error
 	f.flush(pointer, &errs)
 	return refusals.Join(errs...)
@@ -142,6 +143,10 @@ type seq struct {
 	strength strength // of the pending credential flag or header name
 	prog     program
 	login    bool // "login" seen after a registry program
+	// inner: the words of one argument (a shell line, or prose). There a
+	// word ending in ':' is read as a header name only after a header
+	// flag, since prose has "Token: …" too.
+	inner bool
 }
 
 // arg checks one argument: the whole-string scans, then the argument as a
@@ -150,13 +155,15 @@ type seq struct {
 func (s *seq) arg(a string, f *findings) {
 	wholeScans(a, f)
 	if strings.ContainsAny(a, " \t\n") {
-		if name, value, ok := splitHeader(a); ok {
+		// "Name: value" as a whole argument is a header, unless it is
+		// the value of an ordinary flag (--title "Token: overview").
+		if name, value, ok := splitHeader(a); ok && s.pend != pendFlagValue {
 			if headerSecret(headerStrength(name), value) {
 				f.add(ruleHeaderCredential)
 			}
 		}
 		s.value(a, f) // the whole argument may still be a pending value
-		inner := seq{prog: s.prog, login: s.login}
+		inner := seq{prog: s.prog, login: s.login, inner: true}
 		inner.words(a, f)
 		return
 	}
@@ -280,13 +287,13 @@ func (s *seq) word(w string, f *findings) {
 	if s.value(w, f) {
 		return
 	}
-	if name, v, ok := splitHeader(w); ok && v == "" {
+	if name, v, ok := splitHeader(w); ok && v == "" && !s.inner {
 		// "Authorization:" alone, its value in the next word.
 		if hs := headerStrength(name); hs != notSecret {
 			s.pend, s.strength = pendHeaderVal, hs
 			return
 		}
-	} else if ok {
+	} else if ok && v != "" {
 		if headerSecret(headerStrength(name), v) {
 			f.add(ruleHeaderCredential)
 		}

@@ -27,7 +27,12 @@ func scanBase64(s string, found func(rule)) {
 			continue
 		}
 		j := i
-		for j < len(s) && isBase64Char(s[j]) {
+		for j < len(s) && isBase64Char(s[j]) && s[j] != '=' {
+			j++
+		}
+		// '=' is padding only at the end of a run; inside one it is an
+		// assignment (config=eyJ…), and the run after it is its own.
+		for k := 0; k < 2 && j < len(s) && s[j] == '='; k++ {
 			j++
 		}
 		if run := s[i:j]; len(run) >= minUserPass && len(run) < minBase64 {

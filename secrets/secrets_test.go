@@ -354,10 +354,12 @@ func TestCheckArgsAccepts(t *testing.T) {
 		{"secret managers", []string{"--token", "op://vault/github/token", "--password", "arn:aws:secretsmanager:us-east-1:123456789012:secret:db"}},
 		{"docker buildx secret", []string{"--secret", "id=npmrc,src=/Users/me/.npmrc"}},
 		{"sk- prose", []string{"sk-learn-style-model-name"}},
+		{"well-known ids", []string{"1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms", "1AbCdEfGhIjKlMnOpQrStUvWxYz012345", "QmXoypizjW3WknFiJnKLwHCnL72vedxjQkDDP1mXWo6uco"}},
 		{"camel case identifier", []string{"MyLongComponentName2024ForTestingPurposes"}},
 		{"package scopes", []string{"@scope/pkg@1.2.3", "github.com/org/repo@v1.2.3", "node:20@sha256:" + fit("0123456789abcdef", 64)}},
 		{"urls with paths", []string{"https://storage.googleapis.com/bucket/file.txt", "s3://bucket/key/path", "file:///Users/me/x.db", "git+https://github.com/org/repo.git#egg=x&subdirectory=y"}},
 		{"java property", []string{"-Dlog.level=debug", "-Dserver.port=8080", "--set", "image.tag=1.2.3"}},
+		{"header-like prose", []string{"--title", "Token: overview of the API", "--description", "Password: see the vault. Key: none needed"}},
 		{"bare scheme words", []string{"-H", "Authorization: Bearer", "Basic auth is off"}},
 		{"numbers", []string{"12345678901234567890123456789012345678901234567890"}},
 		{"base64 without digits", []string{"--system", "VGhpcyBpcyBhIHRlc3Q="}},
@@ -406,6 +408,7 @@ func TestCheckURL(t *testing.T) {
 		{"https://x.example.com/\x00?token=nul-after\x00", "nul-after", "url-query-credential"},
 		{"jdbc:sqlserver://db:1433;password=jdbcpw12", "jdbcpw12", "url-query-credential"},
 		{fake.slackWebhook, fake.slackWebhook[33:], "token/slack-webhook"},
+		{"https://server.smithery.ai/@org/server/mcp?config=" + b64(`{"apiKey":"smithery-cfg-key-1"}`) + "&profile=x", "smithery-cfg-key-1", "credential-assignment"},
 	}
 	for _, tt := range tests {
 		err := secrets.CheckURL("/mcpServers/x/url", tt.url)

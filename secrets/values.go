@@ -307,6 +307,9 @@ func bareRandom(v string) bool {
 			return false
 		}
 	}
+	if wellKnownID(v) {
+		return false
+	}
 	var upper, lower, digits, transitions, seps, longest, run int
 	hex := true
 	prevClass := 0
@@ -596,6 +599,29 @@ func authMethod(v string) bool {
 		"github", "google", "azure", "microsoft", "okta", "auth0", "keycloak", "cognito", "firebase",
 		"supabase", "clerk", "gitlab", "bitbucket", "aws", "gcp", "sso", "pat", "client_credentials",
 		"authorization_code", "pkce", "implicit", "service-account", "service_account", "workload-identity":
+		return true
+	}
+	return false
+}
+
+// wellKnownID: random-looking identifiers of well-known shapes that are not
+// secrets: Google Drive, Docs and Sheets IDs ("1" and 32 or 43 base64url
+// characters) and IPFS CIDv0 ("Qm" and 44 base58 characters).
+func wellKnownID(v string) bool {
+	switch {
+	case v[0] == '1' && (len(v) == 33 || len(v) == 44):
+		for i := 1; i < len(v); i++ {
+			if !isAlnum(v[i]) && v[i] != '-' && v[i] != '_' {
+				return false
+			}
+		}
+		return true
+	case len(v) == 46 && strings.HasPrefix(v, "Qm"):
+		for i := 2; i < len(v); i++ {
+			if c := v[i]; !isAlnum(c) || c == '0' || c == 'O' || c == 'I' || c == 'l' {
+				return false
+			}
+		}
 		return true
 	}
 	return false

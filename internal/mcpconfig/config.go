@@ -101,6 +101,7 @@ type Error struct {
 	Msg          string
 }
 
+// Error formats the problem as "mcpconfig: LINE:COLUMN: POINTER: MSG".
 func (e *Error) Error() string {
 	if e.Pointer != "" {
 		return fmt.Sprintf("mcpconfig: %d:%d: %s: %s", e.Line, e.Column, e.Pointer, e.Msg)

@@ -28,3 +28,18 @@ func ExampleParse() {
 	// /servers/docs streamable_http  [] https://mcp.example.com/mcp 1
 	// mcpconfig: 1:41: /mcpServers/a: duplicate key
 }
+
+func ExampleReadFile() {
+	cfg, err := mcpconfig.ReadFile("../../testdata/configs/vscode.json")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, s := range cfg.Servers {
+		fmt.Println(s.Name, s.Transport, s.URLPointer())
+	}
+	// Output:
+	// github streamable_http /servers/github/url
+	// playwright stdio /servers/playwright/url
+	// memory stdio /servers/memory/url
+}
