@@ -1721,7 +1721,12 @@ func corpusBlobs(b *corpusBuilder) {
 	b.c("--kubeconfig-token", "uvx", A("k8s-mcp", "--kubeconfig-token", X(g.jwtK8s())), "")
 	b.c("YAML-ish inline config", "uvx", A("acme-mcp", "--set", X("openai.api_key: "+g.tk("openai_proj"))), "")
 
+	b.c("bare base64 user:password positional", "npx", A("-y", "@acme/jenkins-mcp", X(g.sec("<base64 of user:password>", base64.StdEncoding.EncodeToString([]byte("jenkins:"+g.pw()))))), "")
+	b.c("base64 user:token after --basic", "npx", A("-y", "@acme/jira-mcp", "--basic", X(g.sec("<base64 of email:api token>", base64.StdEncoding.EncodeToString([]byte("alice@acme.com:"+g.tk("atlassian")))))), "")
+
 	b.cat = "benign-blob"
+	b.c("base64 of a sentence", "npx", A("-y", "@acme/mcp", "--greeting", base64.StdEncoding.EncodeToString([]byte("Welcome to the Acme knowledge base"))), "")
+	b.c("base64url of a JSON list", "npx", A("-y", "@acme/mcp", "--tools", base64.RawURLEncoding.EncodeToString([]byte(`["search","fetch","summarize"]`))), "")
 	b.c("base64 json no dots", "npx", A("-y", "@smithery/cli@latest", "run", "@acme/time", "--config", g.ben("<base64 of {\"transport\":\"stdio\"}>", base64.StdEncoding.EncodeToString([]byte(`{"transport":"stdio","readOnly":true}`)))), "")
 	b.c("base64url json segment eyJ", "npx", A("-y", "@acme/mcp", "--data", b64url(`{"query":"weather in Paris","limit":5}`)), "")
 	b.c("PEM certificate", "npx", A("-y", "@acme/mtls-mcp", "--ca-cert", g.pem("CERTIFICATE", "\n", false)), "")
