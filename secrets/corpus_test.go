@@ -19,6 +19,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"net/url"
 	"slices"
@@ -483,6 +484,16 @@ type corpusBuilder struct {
 	cases []corpusCase
 }
 
+// section starts the cases of category cat, and reseeds the generator from
+// cat's name, so that editing one section leaves every other section's
+// values, and so its results, as they were.
+func (b *corpusBuilder) section(cat string) {
+	b.cat = cat
+	h := fnv.New64a()
+	h.Write([]byte(cat))
+	b.g.r = rand.New(rand.NewPCG(h.Sum64(), 0x9e3779b97f4a7c15))
+}
+
 // c adds a case. Values wrapped in X are where credentials were planted.
 func (b *corpusBuilder) c(name, command string, args []string, rawURL string) {
 	b.add(name, "", command, args, rawURL)
@@ -800,7 +811,7 @@ func corpusCases(g *corpusGen) []corpusCase {
 // the spellings real servers use.
 func corpusFlags(b *corpusBuilder) {
 	g := b.g
-	b.cat = "flag"
+	b.section("flag")
 	b.c("stripe --api-key= live", "npx", A("-y", "@stripe/mcp", "--tools=all", X("--api-key="+g.tk("stripe_live"))), "")
 	b.c("stripe restricted key", "npx", A("-y", "@stripe/mcp@latest", "--tools=customers.read,invoices.read", X("--api-key="+g.tk("stripe_rk"))), "")
 	b.c("stripe test key separate", "npx", A("-y", "@stripe/mcp", "--tools=all", "--api-key", X(g.tk("stripe_test"))), "")
@@ -933,7 +944,7 @@ func corpusFlags(b *corpusBuilder) {
 // values are not credentials, and flags with no value.
 func corpusFlagsBenign(b *corpusBuilder) {
 	g := b.g
-	b.cat = "benign-flag"
+	b.section("benign-flag")
 	b.c("--max-tokens 4096", "npx", A("-y", "@acme/llm-mcp", "--model", "gpt-4o", "--max-tokens", "4096"), "")
 	b.c("--max_tokens=1000", "uvx", A("openai-mcp", "--max_tokens=1000", "--temperature=0.2"), "")
 	b.c("--maxTokens 8192", "node", A("dist/index.js", "--maxTokens", "8192"), "")
@@ -1108,7 +1119,7 @@ func (b *corpusBuilder) assign(i int, name, value, pkg, image string, dirty bool
 // the env-style form (docker -e, env, sh -c, set, $env:).
 func corpusAssignments(b *corpusBuilder) {
 	g := b.g
-	b.cat = "assign"
+	b.section("assign")
 	type v struct{ name, value, pkg, image string }
 	ref := g.supaRef()
 	list := []v{
@@ -1267,7 +1278,7 @@ func corpusAssignments(b *corpusBuilder) {
 // same contexts, and references to variables.
 func corpusAssignmentsBenign(b *corpusBuilder) {
 	g := b.g
-	b.cat = "benign-assign"
+	b.section("benign-assign")
 	type v struct{ name, value string }
 	list := []v{
 		{"NODE_ENV", "production"},
@@ -1369,7 +1380,7 @@ func corpusAssignmentsBenign(b *corpusBuilder) {
 // corpusHeaders: credentials in header-shaped arguments.
 func corpusHeaders(b *corpusBuilder) {
 	g := b.g
-	b.cat = "header"
+	b.section("header")
 	remote := func(h string) []string {
 		return A("-y", "mcp-remote", "https://mcp.example.com/sse", "--header", X(h))
 	}
@@ -1414,7 +1425,7 @@ func corpusHeaders(b *corpusBuilder) {
 // corpusHeadersBenign: header-shaped arguments without credentials.
 func corpusHeadersBenign(b *corpusBuilder) {
 	g := b.g
-	b.cat = "benign-header"
+	b.section("benign-header")
 	remote := func(h ...string) []string {
 		args := A("-y", "mcp-remote", "https://mcp.example.com/sse")
 		for _, x := range h {
@@ -1450,7 +1461,7 @@ func corpusHeadersBenign(b *corpusBuilder) {
 // corpusURLs: credentials in URLs, as the server url or inside arguments.
 func corpusURLs(b *corpusBuilder) {
 	g := b.g
-	b.cat = "url-userinfo"
+	b.section("url-userinfo")
 	b.u("https basic auth", X("https://alice:"+g.pwURL()+"@mcp.example.com/sse"))
 	b.u("http admin localhost", X("http://admin:"+g.pwURL()+"@localhost:8080/mcp"))
 	b.c("server-postgres password", "npx", A("-y", "@modelcontextprotocol/server-postgres", X("postgresql://postgres:"+g.pwURL()+"@localhost:5432/mydb")), "")
@@ -1508,7 +1519,7 @@ func corpusURLs(b *corpusBuilder) {
 	b.c("url inside sh -c", "sh", A("-c", X("exec uvx postgres-mcp postgresql://app:"+g.pwURL()+"@db:5432/app")), "")
 	b.c("url inside JSON config arg", "npx", A("-y", "@acme/mcp", "--config", X(`{"database":"postgresql://app:`+g.pwURL()+`@db:5432/app","readOnly":true}`)), "")
 
-	b.cat = "url-query"
+	b.section("url-query")
 	b.u("sse ?api_key=", X("https://mcp.example.com/sse?api_key="+g.rs(csHex, 32)))
 	b.u("smithery api_key uuid and profile", X("https://server.smithery.ai/@acme/weather/mcp?api_key="+g.uuidS()+"&profile=brave-lion-"+g.rb(csLowAlnum, 6)))
 	b.u("tavily remote tavilyApiKey", X("https://mcp.tavily.com/mcp/?tavilyApiKey="+g.tk("tavily")))
@@ -1547,7 +1558,7 @@ func corpusURLs(b *corpusBuilder) {
 	b.c("mcp-remote url with ?api_key", "npx", A("-y", "mcp-remote", X("https://mcp.example.com/sse?api_key="+g.rs(csHex, 32))), "")
 	b.c("--url= with token param", "npx", A("-y", "supergateway", X("--sse=https://mcp.example.com/sse?token="+g.rs(csB64URL, 43))), "")
 
-	b.cat = "url-signed"
+	b.section("url-signed")
 	b.u("s3 presigned sigv4", X("https://acme-reports.s3.us-east-1.amazonaws.com/q1.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential="+g.tk("akia")+"%2F20250101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20250101T000000Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Signature="+g.rs(csHex, 64)))
 	b.u("s3 presigned with security token", X("https://acme.s3.amazonaws.com/data.json?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential="+g.tk("asia")+"%2F20250101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20250101T000000Z&X-Amz-Expires=900&X-Amz-Security-Token="+url.QueryEscape(g.tk("aws_session"))+"&X-Amz-SignedHeaders=host&X-Amz-Signature="+g.rs(csHex, 64)))
 	b.u("gcs v4 signed", X("https://storage.googleapis.com/acme-bucket/report.pdf?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=mcp%40acme.iam.gserviceaccount.com%2F20250101%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Date=20250101T000000Z&X-Goog-Expires=900&X-Goog-SignedHeaders=host&X-Goog-Signature="+g.rs(csHex, 512)))
@@ -1563,7 +1574,7 @@ func corpusURLs(b *corpusBuilder) {
 // outside the userinfo, and references.
 func corpusURLsBenign(b *corpusBuilder) {
 	g := b.g
-	b.cat = "benign-url"
+	b.section("benign-url")
 	for _, u := range []string{
 		"https://api.githubcopilot.com/mcp/",
 		"https://mcp.linear.app/sse",
@@ -1647,7 +1658,7 @@ func corpusURLsBenign(b *corpusBuilder) {
 // corpusConnStrings: connection strings, DSNs and JDBC URLs.
 func corpusConnStrings(b *corpusBuilder) {
 	g := b.g
-	b.cat = "connstr"
+	b.section("connstr")
 	one := func(name, flag, v string) {
 		b.c(name, "npx", A("-y", "@acme/db-mcp", flag, X(v)), "")
 	}
@@ -1675,7 +1686,7 @@ func corpusConnStrings(b *corpusBuilder) {
 	b.c("--connection-string= equals", "dotnet", A("McpServer.dll", X("--connection-string=Server=db;Database=app;User Id=sa;Password="+g.pw()+";")), "")
 	b.c("connection string via docker -e", "docker", A("run", "-i", "--rm", "-e", X("ConnectionStrings__Default=Server=db;Database=app;User Id=sa;Password="+g.pw()+";"), "acme/mcp"), "")
 
-	b.cat = "benign-connstr"
+	b.section("benign-connstr")
 	ok := func(name, flag, v string) { b.c(name, "npx", A("-y", "@acme/db-mcp", flag, v), "") }
 	ok("libpq without password", "--dsn", "host=localhost port=5432 dbname=app user=app sslmode=disable")
 	ok("trusted connection", "--connection-string", "Server=localhost;Database=app;Trusted_Connection=True;TrustServerCertificate=True;")
@@ -1700,7 +1711,7 @@ func corpusConnStrings(b *corpusBuilder) {
 // credentials, and their benign look-alikes.
 func corpusBlobs(b *corpusBuilder) {
 	g := b.g
-	b.cat = "blob"
+	b.section("blob")
 	b.c("bare jwt positional", "npx", A("-y", "@acme/jwt-mcp", X(g.jwtHS())), "")
 	b.c("--private-key PEM newlines", "npx", A("-y", "@acme/github-app-mcp", "--app-id", "123456", "--private-key", X(g.pem(privKey("RSA"), "\n", true))), "")
 	b.c("--private-key PEM escaped", "npx", A("-y", "@acme/sheets-mcp", "--private-key", X(g.pem(privKey(""), `\n`, true))), "")
@@ -1724,7 +1735,7 @@ func corpusBlobs(b *corpusBuilder) {
 	b.c("bare base64 user:password positional", "npx", A("-y", "@acme/jenkins-mcp", X(g.sec("<base64 of user:password>", base64.StdEncoding.EncodeToString([]byte("jenkins:"+g.pw()))))), "")
 	b.c("base64 user:token after --basic", "npx", A("-y", "@acme/jira-mcp", "--basic", X(g.sec("<base64 of email:api token>", base64.StdEncoding.EncodeToString([]byte("alice@acme.com:"+g.tk("atlassian")))))), "")
 
-	b.cat = "benign-blob"
+	b.section("benign-blob")
 	b.c("base64 of a sentence", "npx", A("-y", "@acme/mcp", "--greeting", base64.StdEncoding.EncodeToString([]byte("Welcome to the Acme knowledge base"))), "")
 	b.c("base64url of a JSON list", "npx", A("-y", "@acme/mcp", "--tools", base64.RawURLEncoding.EncodeToString([]byte(`["search","fetch","summarize"]`))), "")
 	b.c("base64 json no dots", "npx", A("-y", "@smithery/cli@latest", "run", "@acme/time", "--config", g.ben("<base64 of {\"transport\":\"stdio\"}>", base64.StdEncoding.EncodeToString([]byte(`{"transport":"stdio","readOnly":true}`)))), "")
@@ -1749,7 +1760,7 @@ func corpusBlobs(b *corpusBuilder) {
 // URL paths, under flags with neutral names.
 func corpusTokens(b *corpusBuilder) {
 	g := b.g
-	b.cat = "token"
+	b.section("token")
 	pos := func(kind, pkg string) {
 		b.c(kind+" positional", "npx", A("-y", pkg, X(g.tk(kind))), "")
 	}
@@ -1797,7 +1808,7 @@ func corpusTokens(b *corpusBuilder) {
 // as some clients and users write them), and benign commands.
 func corpusCommands(b *corpusBuilder) {
 	g := b.g
-	b.cat = "command"
+	b.section("command")
 	b.c("whole command line --api-key=", X("npx -y @stripe/mcp --tools=all --api-key="+g.tk("stripe_live")), nil, "")
 	b.c("env prefix in command", X("env GITHUB_TOKEN="+g.tk("ghp")+" npx -y @modelcontextprotocol/server-github"), nil, "")
 	b.c("bare assignment prefix in command", X("OPENAI_API_KEY="+g.tk("openai_proj")+" node /opt/mcp/server.js"), nil, "")
@@ -1815,7 +1826,7 @@ func corpusCommands(b *corpusBuilder) {
 	b.c("command with ${VAR:-default} real default", X("npx -y @acme/mcp --token ${GITHUB_TOKEN:-"+g.tk("ghp")+"}"), nil, "")
 	b.c("mysql -p attached in command", X("mysql -u root -p"+g.pw()+" shop"), nil, "")
 
-	b.cat = "benign-command"
+	b.section("benign-command")
 	for _, c := range []string{
 		"npx", "uvx", "node", "python", "python3", "docker", "bunx", "deno", "java", "dotnet", "uv", "bun", "pipx", "podman",
 		"/opt/homebrew/bin/uvx",
@@ -1838,7 +1849,7 @@ func corpusCommands(b *corpusBuilder) {
 	b.c("quoted windows path benign", `"C:\Program Files\Acme\weather-mcp.exe" --units metric --api-key-file "C:\Users\alice\weather.key"`, nil, "")
 	b.c("command line references", "env GITHUB_TOKEN=$GITHUB_TOKEN npx -y @modelcontextprotocol/server-github", nil, "")
 
-	b.cat = "shell"
+	b.section("shell")
 	b.c("sh -c flag inside", "sh", A("-c", X("exec npx -y @acme/mcp --api-key "+g.rs(csHex, 32))), "")
 	b.c("bash -c mcp-proxy header", "bash", A("-c", X("exec mcp-proxy --headers Authorization 'Bearer "+g.rs(csB64URL, 43)+"' https://mcp.example.com/sse")), "")
 	b.c("sh -c psql url", "sh", A("-c", X("psql postgresql://app:"+g.pwURL()+"@db/app -c 'select 1' && exec npx -y @acme/pg-mcp")), "")
@@ -1849,7 +1860,7 @@ func corpusCommands(b *corpusBuilder) {
 	b.c("sh -c docker -e", "sh", A("-c", X("docker run -i --rm -e BRAVE_API_KEY="+g.tk("brave")+" mcp/brave-search")), "")
 	b.c("bash -c heredoc-ish token", "bash", A("-c", X("echo "+g.tk("npm")+" > ~/.npmrc-token && exec npx -y @acme/mcp")), "")
 
-	b.cat = "benign-shell"
+	b.section("benign-shell")
 	b.c("sh -c plain exec", "sh", A("-c", "exec npx -y @modelcontextprotocol/server-github"), "")
 	b.c("gh auth token substitution", "bash", A("-c", "GITHUB_TOKEN=$(gh auth token) exec github-mcp-server stdio"), "")
 	b.c("op read substitution", "sh", A("-c", "OPENAI_API_KEY=$(op read op://Private/OpenAI/credential) exec uvx openai-mcp"), "")
@@ -1872,7 +1883,7 @@ func corpusCommands(b *corpusBuilder) {
 // are not credentials.
 func corpusIDsBenign(b *corpusBuilder) {
 	g := b.g
-	b.cat = "benign-id"
+	b.section("benign-id")
 	id := func(name string, a ...string) { b.c(name, "npx", append(A("-y", "@acme/mcp"), a...), "") }
 	b.c("uvx --from git commit", "uvx", A("--from", "git+https://github.com/acme/mcp-server@"+g.rb(csHex, 40), "mcp-server"), "")
 	id("--ref commit", "--ref", g.rb(csHex, 40))
@@ -1945,7 +1956,7 @@ func corpusIDsBenign(b *corpusBuilder) {
 
 // corpusPathsBenign: paths and names that contain credential words.
 func corpusPathsBenign(b *corpusBuilder) {
-	b.cat = "benign-path"
+	b.section("benign-path")
 	b.c("filesystem dirs", "npx", A("-y", "@modelcontextprotocol/server-filesystem", "/Users/alice/Desktop", "/Users/alice/Downloads"), "")
 	b.c("filesystem secret-project dir", "npx", A("-y", "@modelcontextprotocol/server-filesystem", "/Users/alice/Projects/secret-project"), "")
 	b.c("windows dir passwords-archive", "npx", A("-y", "@modelcontextprotocol/server-filesystem", `C:\Users\bob\Documents\passwords-archive`), "")
@@ -1984,7 +1995,7 @@ func corpusPathsBenign(b *corpusBuilder) {
 
 // corpusRefsBenign: references to secrets in every syntax people use.
 func corpusRefsBenign(b *corpusBuilder) {
-	b.cat = "benign-ref"
+	b.section("benign-ref")
 	for _, v := range []string{
 		"${GITHUB_TOKEN}", "$GITHUB_TOKEN", "%GITHUB_TOKEN%", "{{ github_token }}", "{{github_token}}",
 		"${env:GITHUB_TOKEN}", "${input:github_token}", "$env:GITHUB_TOKEN", "${{ secrets.GITHUB_TOKEN }}",
@@ -2005,7 +2016,8 @@ func corpusRefsBenign(b *corpusBuilder) {
 // corpusAmbiguous holds cases a careful reviewer could decide either way.
 // X marks the decision recommended; why says why it is not clear-cut.
 func corpusAmbiguous(g *corpusGen) []corpusCase {
-	b := &corpusBuilder{g: g, cat: "ambiguous"}
+	b := &corpusBuilder{g: g}
+	b.section("ambiguous")
 	b.amb("A placeholder shaped exactly like a token (ghp_ + 36 x). Refusing costs a user nothing (replace it with a reference) and a shape-only rule cannot tell; recommend refuse.",
 		"all-x ghp placeholder", "npx", A("-y", "@modelcontextprotocol/server-github", "--token", X(g.ben("<ghp_ + 36 x placeholder>", "ghp_"+strings.Repeat("x", 36)))), "")
 	b.amb("A README placeholder under a token prefix, with no key material at all (literal dots). Unlike the all-x one it cannot be mistaken for a key; recommend accept, as for YOUR_API_KEY.",
@@ -2106,7 +2118,7 @@ func corpusAmbiguous(g *corpusGen) []corpusCase {
 // HTML-escaped URLs and other separators.
 func corpusEdges(b *corpusBuilder) {
 	g := b.g
-	b.cat = "edge"
+	b.section("edge")
 	b.c("--password= value containing =", "npx", A("-y", "@acme/db-mcp", X("--password="+g.sec("<password with = inside>", "Purple="+g.pick(csDigits, 4)+"castle"))), "")
 	b.c("--client-secret= base64 padded", "npx", A("-y", "@acme/oauth-mcp", X("--client-secret="+g.rs(csB64, 42)+"==")), "")
 	b.c("--api-key value ending ==", "npx", A("-y", "@acme/mcp", "--api-key", X(g.rs(csB64, 42)+"==")), "")
@@ -2164,7 +2176,7 @@ func corpusEdges(b *corpusBuilder) {
 // corpusEdgesBenign: benign look-alikes around the same corners.
 func corpusEdgesBenign(b *corpusBuilder) {
 	g := b.g
-	b.cat = "benign-edge"
+	b.section("benign-edge")
 	id := func(name string, a ...string) { b.c(name, "npx", append(A("-y", "@acme/mcp"), a...), "") }
 	id("--keyfile path", "--keyfile", "./service-account.json")
 	id("--passfile path", "--passfile", "~/.pgpass")
@@ -2225,7 +2237,7 @@ func corpusEdgesBenign(b *corpusBuilder) {
 // including one-word names (AUTHKEY, AUTHTOKEN) and bare *_KEY.
 func corpusMore(b *corpusBuilder) {
 	g := b.g
-	b.cat = "assign-more"
+	b.section("assign-more")
 	type v struct{ name, value string }
 	list := []v{
 		{"TS_AUTHKEY", g.sec("<tskey-auth- token>", "tskey-auth-k"+g.pick(csAlnum, 11)+"CNTRL-"+g.pick(csAlnum, 33))},
@@ -2300,7 +2312,7 @@ func corpusMore(b *corpusBuilder) {
 // random-looking public values.
 func corpusMoreBenign(b *corpusBuilder) {
 	g := b.g
-	b.cat = "benign-more"
+	b.section("benign-more")
 	type v struct{ name, value string }
 	list := []v{
 		{"SORT_KEY", "created_at"},
@@ -2374,7 +2386,7 @@ func corpusMoreBenign(b *corpusBuilder) {
 // the few well-known services that do put a secret in the path.
 func corpusPathURLs(b *corpusBuilder) {
 	g := b.g
-	b.cat = "benign-path-url"
+	b.section("benign-path-url")
 	for _, u := range []string{
 		"https://docs.google.com/document/d/1" + g.rb(csB64URL, 43) + "/edit",
 		"https://drive.google.com/file/d/1" + g.rb(csB64URL, 32) + "/view?usp=sharing",
@@ -2410,7 +2422,7 @@ func corpusPathURLs(b *corpusBuilder) {
 		b.u(u, u)
 		b.c("as arg "+u, "npx", A("-y", "@acme/mcp", "--url", u), "")
 	}
-	b.cat = "url-path"
+	b.section("url-path")
 	b.u("slack webhook as arg-free url", X("https://hooks.slack.com/workflows/T0"+g.rb(csUpAlnum, 9)+"/A0"+g.rb(csUpAlnum, 9)+"/"+g.rb(csDigits, 18)+"/"+g.rs(csAlnum, 24)))
 	b.c("slack webhook as --webhook-url", "npx", A("-y", "@acme/notify-mcp", "--webhook-url", X("https://hooks.slack.com/services/T0"+g.rb(csUpAlnum, 9)+"/B0"+g.rb(csUpAlnum, 9)+"/"+g.rs(csAlnum, 24))), "")
 	b.c("discord webhook in env", "docker", A("run", "-i", "--rm", "-e", X("DISCORD_WEBHOOK_URL=https://discord.com/api/webhooks/"+g.rb(csDigits, 19)+"/"+g.rs(csB64URL, 68)), "mcp/notify"), "")
@@ -2423,7 +2435,7 @@ func corpusPathURLs(b *corpusBuilder) {
 // positional arguments, as many servers take them.
 func corpusPositionalBenign(b *corpusBuilder) {
 	g := b.g
-	b.cat = "benign-positional"
+	b.section("benign-positional")
 	pos := func(name, pkg, v string) { b.c(name, "npx", A("-y", pkg, v), "") }
 	pos("airtable base id", "airtable-mcp-server", "app"+g.rb(csAlnum, 14))
 	pos("figma file key", "figma-developer-mcp", g.rb(csAlnum, 22))
@@ -2455,7 +2467,7 @@ func corpusPositionalBenign(b *corpusBuilder) {
 // they start references.)
 func corpusPasswordChars(b *corpusBuilder) {
 	g := b.g
-	b.cat = "password-chars"
+	b.section("password-chars")
 	for _, sym := range "!#*?@-_.+=&^~;:,/|<>[]()" {
 		pw := func() string {
 			w := corpusWords[g.r.IntN(len(corpusWords))]
