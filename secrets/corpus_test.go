@@ -2419,7 +2419,11 @@ func corpusPathURLs(b *corpusBuilder) {
 		"https://jsfiddle.net/alice/" + g.rb(csLowAlnum, 8) + "/",
 		"https://app.posthog.com/project/" + g.rb(csDigits, 5) + "/insights/" + g.rb(csAlnum, 8),
 	} {
-		b.u(u, u)
+		// Only an MCP endpoint is a realistic server url; a document
+		// URL is given to a server as an argument.
+		if corpusEndpoint(u) {
+			b.u(u, u)
+		}
 		b.c("as arg "+u, "npx", A("-y", "@acme/mcp", "--url", u), "")
 	}
 	b.section("url-path")
@@ -2478,4 +2482,15 @@ func corpusPasswordChars(b *corpusBuilder) {
 		b.c("-pVALUE with "+string(sym), "mysql", A("-u", "app", X("-p"+pw()), "shop"), "")
 		b.c("PASSWORD=VALUE with "+string(sym), "docker", A("run", "-i", "--rm", "-e", X("DB_PASSWORD="+pw()), "mcp/db"), "")
 	}
+}
+
+// corpusEndpoint reports whether u is one of the hosted MCP endpoints of
+// corpusPathURLs rather than a document or repository URL.
+func corpusEndpoint(u string) bool {
+	for _, h := range []string{".ngrok-free.app/", ".lambda-url.", ".execute-api.", ".run.app/", ".vercel.app/", ".modal.run/", ".supabase.co/functions/", ".azurecontainerapps.io/", "server.smithery.ai/"} {
+		if strings.Contains(u, h) {
+			return true
+		}
+	}
+	return false
 }
