@@ -26,7 +26,13 @@ func scanAssignments(s string, found func(rule)) {
 		if e == 0 || s[e-1] == '=' || s[e-1] == '!' || s[e-1] == '<' || s[e-1] == '>' || (e+1 < len(s) && s[e+1] == '=') {
 			continue // ==, !=, <=, >=, and base64 padding
 		}
+		// NAME = VALUE, as PowerShell ($env:API_KEY = '…'), INI and TOML
+		// write it: a few spaces may stand around the '='.
 		k := e
+		for k > 0 && k > e-3 && (s[k-1] == ' ' || s[k-1] == '\t') {
+			k--
+		}
+		spaced, kEnd := k < e, k
 		for k > 0 && (isAlnum(s[k-1]) || s[k-1] == '_' || s[k-1] == '.' || s[k-1] == '-') {
 			k--
 		}
@@ -37,7 +43,7 @@ func scanAssignments(s string, found func(rule)) {
 				lastScheme = p
 			}
 		}
-		key := s[k:e]
+		key := s[k:kEnd]
 		if key == "" || key[0] == '-' || lastScheme > lastStop {
 			continue
 		}
@@ -45,7 +51,16 @@ func scanAssignments(s string, found func(rule)) {
 		if st == notSecret {
 			continue
 		}
-		if pairValueSecret(st, s[e+1:]) {
+		v := s[e+1:]
+		if spaced {
+			// Only names that surely hold a credential, and not a shell
+			// test ([ "$PASSWORD" = x ]) or a sentence's "key = …".
+			if (st != strong && st != authorization) || (k > 0 && s[k-1] == '$') {
+				continue
+			}
+			v = strings.TrimLeft(v, " \t")
+		}
+		if pairValueSecret(st, v) {
 			found(ruleCredentialAssignment)
 		}
 	}
@@ -68,6 +83,25 @@ func pairValueSecret(st strength, v string) bool {
 			return literalSecret(st, v[1:1+j])
 		}
 		v = v[1:]
+	}
+	// PowerShell's $env:KEY = (Get-Secret -Name x): a command's output.
+	if v[0] == '(' {
+		if j := closeParen(v, 0); j > 0 && strings.ContainsAny(v[:j], " \t") {
+			return false
+		}
+	}
+	// $(gh auth token), `pass show x`, ${TOKEN:?unset}: a shell unit,
+	// spaces and all, is one value.
+	if n, _ := refAt(v, 0); n > 0 && (v[0] == '`' || strings.HasPrefix(v, "$(") || strings.HasPrefix(v, "${")) {
+		if n < len(v) && !strings.ContainsRune(" \t\r\n;&,", rune(v[n])) {
+			// $(cmd)suffix: the literal after it is part of the value.
+			j := strings.IndexAny(v[n:], " \t\r\n;&,")
+			if j < 0 {
+				return literalSecret(st, v)
+			}
+			return literalSecret(st, v[:n+j])
+		}
+		return literalSecret(st, v[:n])
 	}
 	stops := " \t\r\n;&,"
 	if st == authorization {

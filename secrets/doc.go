@@ -111,7 +111,6 @@
 //   - token/pinecone: a Pinecone API key
 //   - token/supabase: a Supabase access token
 //   - token/telegram: a Telegram bot token
-//   - token/twilio: a Twilio API key
 //   - token/mailgun: a Mailgun API key
 //   - token/azure: an Azure client secret
 //   - token/airtable: an Airtable personal access token

@@ -51,6 +51,42 @@ func scanURLs(s string, found func(rule)) {
 			oracleURL(s[i+len(p):], found)
 		}
 	}
+	if strings.Contains(s, "@//") {
+		scanEZConnect(s, found)
+	}
+}
+
+// scanEZConnect finds Oracle's EZConnect login, user/password@//host…,
+// whatever program takes it: "@//" follows no user/password pair but an
+// Oracle one (org/repo@v1 and package specs have no "//").
+func scanEZConnect(s string, found func(rule)) {
+	for off := 0; ; {
+		i := strings.Index(s[off:], "@//")
+		if i < 0 {
+			return
+		}
+		at := off + i
+		off = at + 3
+		// The password: back to the '/' that ends the user name. Neither
+		// walk passes a '/', so each byte is read once.
+		j := at
+		for j > 0 && s[j-1] != '/' && !urlStop(s[j-1]) {
+			j--
+		}
+		if j == 0 || j == at || s[j-1] != '/' {
+			continue
+		}
+		u := j - 1
+		for u > 0 && oracleIdentChar(s[u-1]) {
+			u--
+		}
+		if u == j-1 || (u > 0 && !urlStop(s[u-1]) && strings.IndexByte("=:(,;", s[u-1]) < 0) {
+			continue
+		}
+		if urlPasswordSecret(s[j:at]) {
+			found(ruleURLPassword)
+		}
+	}
 }
 
 func schemeChar(c byte) bool { return isAlnum(c) || c == '+' || c == '-' || c == '.' }
@@ -102,6 +138,9 @@ func checkURL(scheme, rest string, server bool, found func(rule)) {
 	}
 	if server || mcpEndpoint(rest[:authEnd+len(path)]) {
 		checkPath(path, found)
+	}
+	if hostStart <= authEnd && keyPathHost(rest[hostStart:authEnd]) {
+		checkKeyPath(path, found)
 	}
 	paramsEnd := len(rest)
 	if q >= 0 {
@@ -201,9 +240,10 @@ func checkParams(q string, found func(rule)) {
 			continue
 		}
 		st := classifyName(name)
-		if strings.EqualFold(name, "key") {
-			// ?key= is Google's API key parameter and many others'; only
-			// a plain word (?key=name) is taken for a lookup key.
+		if strings.EqualFold(name, "key") || strings.EqualFold(name, "appid") {
+			// ?key= is Google's API key parameter and many others', and
+			// ?appid= OpenWeather's and Wolfram Alpha's; only a plain word
+			// (?key=name) is taken for a lookup key.
 			if !plainWord(value) && literalSecret(strong, value) {
 				found(ruleURLQueryCredential)
 			}
@@ -323,6 +363,67 @@ func checkPath(path string, found func(rule)) {
 			seg = seg[:j]
 		}
 		if bareRandom(seg) {
+			found(ruleURLPathSecret)
+			return
+		}
+	}
+}
+
+// Hosts that put the caller's API key in the URL's path: blockchain RPC
+// providers (https://mainnet.infura.io/v3/<key>,
+// https://eth-mainnet.g.alchemy.com/v2/<key>, https://rpc.ankr.com/eth/<key>).
+// Matched as the host or a suffix after a dot.
+var keyPathHosts = []string{
+	"infura.io", "alchemy.com", "alchemyapi.io", "quiknode.pro", "ankr.com", "blastapi.io",
+	"getblock.io", "nodereal.io", "p2pify.com", "chainstack.com", "nownodes.io", "moralis-nodes.com",
+	"pokt.network", "chainnodes.org", "allthatnode.com", "onfinality.io",
+}
+
+// keyPathHost reports whether authority (host and maybe a port) is one of
+// keyPathHosts.
+func keyPathHost(authority string) bool {
+	host := authority
+	if c := strings.LastIndexByte(host, ':'); c >= 0 && !strings.Contains(host[c:], "]") {
+		host = host[:c]
+	}
+	for _, h := range keyPathHosts {
+		if len(host) >= len(h) && strings.EqualFold(host[len(host)-len(h):], h) &&
+			(len(host) == len(h) || host[len(host)-len(h)-1] == '.') {
+			return true
+		}
+	}
+	return false
+}
+
+// checkKeyPath: on a keyPathHost, a path segment of 20 or more letters and
+// digits (hex and UUIDs included, as these providers' keys are) with
+// digits and letters both is the key. Network names (eth, polygon-mainnet)
+// and versions (v3) are not.
+func checkKeyPath(path string, found func(rule)) {
+	for path != "" {
+		var seg string
+		if j := strings.IndexByte(path, '/'); j >= 0 {
+			seg, path = path[:j], path[j+1:]
+		} else {
+			seg, path = path, ""
+		}
+		if len(seg) < 20 || len(seg) > 256 {
+			continue
+		}
+		digits, letters := 0, 0
+		ok := true
+		for i := 0; i < len(seg); i++ {
+			switch c := seg[i]; {
+			case isDigit(c):
+				digits++
+			case isUpper(c), isLower(c):
+				letters++
+			case c == '-' || c == '_':
+			default:
+				ok = false
+			}
+		}
+		if ok && digits >= 2 && letters >= 2 && !placeholder(seg) {
 			found(ruleURLPathSecret)
 			return
 		}
