@@ -85,7 +85,6 @@ func CheckStdio(pointer, command string, args []string) error {
 	// The command's words seed a second reading of the arguments only if
 	// they leave something for them: a program or a pending flag.
 	seeded := cmd.prog != progNone || cmd.pend != pendNone
-	cmd.cmdPos = 0
 	var plain seq
 	argsPointer := ""
 	for i, a := range args {
@@ -180,6 +179,7 @@ const (
 	pendUserPass              // curl -u: user:password
 	pendUserPassGuess         // -u or --user with no program known: user:password, judged strictly
 	pendSetName               // setx, set -x, git config: this word may name a variable
+	pendSetValue              // setx API_KEY: this word is the credential assigned
 )
 
 // seq carries what one word tells about the next, through a list of
@@ -197,6 +197,7 @@ type seq struct {
 	// command (the line's start, or a shell operator): setx and set take
 	// a variable's name only where a command or its subcommand stands.
 	cmdPos int
+	prev   string // the last positional word of the current command
 }
 
 // arg checks one argument: the whole-string scans, then the argument as a
@@ -359,7 +360,7 @@ func (s *seq) value(w string, f *findings) bool {
 	if shellOperator(w) {
 		// && ; | exec: the command ends, and with it what was pending (a
 		// credential flag with no value, like one followed by a flag).
-		s.cmdPos = 0
+		s.cmdPos, s.prev = 0, ""
 		return true
 	}
 	switch p {
@@ -437,9 +438,13 @@ func (s *seq) value(w string, f *findings) bool {
 		if !variableName(w) {
 			return false
 		}
-		s.cmdPos++
+		s.cmdPos, s.prev = s.cmdPos+1, w
 		if st := classifyName(w); st != notSecret {
-			s.pend, s.strength = pendCredential, st // setx API_KEY VALUE
+			s.pend, s.strength = pendSetValue, st // setx API_KEY VALUE
+		}
+	case pendSetValue:
+		if literalSecret(st, w) {
+			f.add(ruleCredentialAssignment)
 		}
 	}
 	return true
@@ -461,7 +466,7 @@ func (s *seq) word(w string, f *findings) {
 	}
 	s.word1(w, f)
 	if ends {
-		s.pend, s.strength, s.cmdPos = pendNone, notSecret, 0
+		s.pend, s.strength, s.cmdPos, s.prev = pendNone, notSecret, 0, ""
 	}
 }
 
@@ -584,8 +589,8 @@ func (s *seq) word1(w string, f *findings) {
 
 // positional checks a word that is neither a flag nor a flag's value.
 func (s *seq) positional(w string, f *findings) {
-	pos := s.cmdPos
-	s.cmdPos++
+	pos, prev := s.cmdPos, s.prev
+	s.cmdPos, s.prev = s.cmdPos+1, w
 	if p := programOf(w); p != progNone {
 		s.prog, s.login = p, false
 		return
@@ -596,7 +601,7 @@ func (s *seq) positional(w string, f *findings) {
 	// setx NAME VALUE, set -x NAME VALUE (fish), launchctl setenv, git
 	// config NAME VALUE, npm config set NAME VALUE: a command that sets a
 	// variable from the next two words.
-	if ((w == "set" || w == "setx" || w == "setenv") && pos <= 2) || (w == "config" && pos <= 1) {
+	if setter(w, pos, prev) {
 		s.pend = pendSetName
 		return
 	}
@@ -607,7 +612,7 @@ func (s *seq) positional(w string, f *findings) {
 	if eq := assignEq(w); eq > 0 {
 		v, assigned = w[eq+1:], true
 	}
-	if bareRandom(v) {
+	if bareRandom(v) || (!assigned && bareRandom(pairSecret(w))) {
 		f.add(ruleHighEntropy)
 	}
 	if schemelessUserinfo(w) || (assigned && schemelessUserinfo(v)) {
@@ -616,6 +621,54 @@ func (s *seq) positional(w string, f *findings) {
 	if s.oracleLogin(w) || (assigned && strings.EqualFold(w[:len(w)-len(v)-1], "userid") && s.oracleLogin(v)) {
 		f.add(ruleURLPassword) // sqlplus scott/tiger@db, sqlldr userid=scott/tiger
 	}
+}
+
+// setter reports whether w, standing at position pos of its command after
+// prev, is a command that sets a variable or a config key from the next
+// two words. setx and setenv are no English words; "set" and "config" are,
+// so they count only where a command or a tool's subcommand stands, not
+// in prose ("please set API_KEY first").
+func setter(w string, pos int, prev string) bool {
+	switch w {
+	case "setx", "setenv":
+		return true
+	case "set":
+		switch prev {
+		case "config", "user-secrets", "secrets", "secret", "/c", "/k":
+			return true
+		}
+		return pos == 0
+	case "config":
+		switch prev {
+		case "git", "npm", "yarn", "pnpm", "bun", "poetry", "conda", "pip", "pip3", "uv":
+			return true
+		}
+		return pos == 0
+	}
+	return false
+}
+
+// pairSecret returns the secret of an id:secret pair given as one word,
+// as Twilio's MCP server takes ACCOUNT_SID/API_KEY_SID:API_SECRET and some
+// tools user:password, or "" if w is no such pair. The id part is a name
+// or number (alice, svc-mcp, 1000), or an ID with digits or a '/' in it;
+// digests (sha512:…), and words with more colons (did:key:…, urn:uuid:…)
+// are not pairs.
+func pairSecret(w string) string {
+	c := strings.IndexByte(w, ':')
+	if c <= 0 || c == len(w)-1 || strings.IndexByte(w[c+1:], ':') >= 0 || strings.Contains(w, "//") {
+		return ""
+	}
+	id := w[:c]
+	for _, p := range notKeyPrefixes {
+		if strings.HasSuffix(p, ":") && strings.EqualFold(p[:len(p)-1], id) {
+			return ""
+		}
+	}
+	if identifierLike(id) || strings.IndexByte(id, '/') > 0 || (len(id) >= 8 && hasDigit(id)) {
+		return w[c+1:]
+	}
+	return ""
 }
 
 // assignEq returns the index of the '=' of NAME=VALUE, where NAME is an

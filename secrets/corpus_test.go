@@ -529,9 +529,24 @@ func (b *corpusBuilder) u(name, rawURL string) { b.c(name, "", nil, rawURL) }
 // corpusServer is the pointer of the server every case is checked as.
 var corpusServer = refusals.Pointer("mcpServers", "server")
 
-// corpusRun checks one case as a client config reader would, and returns
-// the relative pointers refused and the errors returned.
+// corpusRun checks one case as a client config reader would: a stdio
+// server's command and args together with CheckStdio, as the definition
+// and guardian scan do, and a URL with CheckURL. It returns the relative
+// pointers refused and the errors returned.
 func corpusRun(c corpusCase) (got []string, errs []error) {
+	if c.command != "" || len(c.args) > 0 {
+		errs = append(errs, secrets.CheckStdio(corpusServer, c.command, c.args))
+	}
+	if c.url != "" {
+		errs = append(errs, secrets.CheckURL(corpusServer+"/url", c.url))
+	}
+	return corpusGot(errs), errs
+}
+
+// corpusRunSplit checks one case with the three checks apart, as a caller
+// who has not got CheckStdio would: CheckArgs does not see the command, so
+// a password flag that only the command explains (sshpass -p) is missed.
+func corpusRunSplit(c corpusCase) (got []string, errs []error) {
 	if c.command != "" {
 		errs = append(errs, secrets.CheckCommand(corpusServer+"/command", c.command))
 	}
@@ -541,6 +556,11 @@ func corpusRun(c corpusCase) (got []string, errs []error) {
 	if c.url != "" {
 		errs = append(errs, secrets.CheckURL(corpusServer+"/url", c.url))
 	}
+	return corpusGot(errs), errs
+}
+
+// corpusGot lists the relative pointers errs refuse, sorted.
+func corpusGot(errs []error) (got []string) {
 	seen := map[string]bool{}
 	for _, err := range errs {
 		for _, r := range refusals.All(err) {
@@ -552,7 +572,7 @@ func corpusRun(c corpusCase) (got []string, errs []error) {
 		}
 	}
 	slices.SortFunc(got, refusals.ComparePointers)
-	return got, errs
+	return got
 }
 
 // corpusValue returns the value a relative pointer names in c.
@@ -706,7 +726,8 @@ func TestCorpus(t *testing.T) {
 	names := map[string]bool{}
 	byCat := map[string]*corpusStats{}
 	var cats []string
-	var total corpusStats
+	var total, split corpusStats
+	var splitMissed []string
 	for _, c := range cases {
 		if names[c.name] {
 			t.Fatalf("duplicate case name %q", g.plain(c.name))
@@ -727,6 +748,22 @@ func TestCorpus(t *testing.T) {
 			t.Errorf("FALSE POSITIVE [%s] %s: %s: benign value refused at %s (value %s); rules %s",
 				c.cat, g.plain(c.name), g.describe(c), p, g.show(corpusValue(c, p)), corpusRules(errs, p))
 		}
+		// The three checks apart must never refuse what CheckStdio does
+		// not: CheckStdio refuses at least what they do.
+		sgot, serrs := corpusRunSplit(c)
+		corpusLeaks(t, g, c, serrs)
+		smissed, sextra := split.addCase(c, sgot)
+		for _, p := range sextra {
+			t.Errorf("FALSE POSITIVE (checks apart) [%s] %s: refused at %s (rules %s)", c.cat, g.plain(c.name), p, corpusRules(serrs, p))
+		}
+		for _, p := range sgot {
+			if !slices.Contains(got, p) {
+				t.Errorf("CheckStdio refuses less than the checks apart [%s] %s: %s", c.cat, g.plain(c.name), p)
+			}
+		}
+		for _, p := range smissed {
+			splitMissed = append(splitMissed, fmt.Sprintf("[%s] %s at %s", c.cat, g.plain(c.name), p))
+		}
 	}
 	sort.Strings(cats)
 	for _, cat := range cats {
@@ -734,6 +771,12 @@ func TestCorpus(t *testing.T) {
 		total.merge(*byCat[cat])
 	}
 	t.Logf("%-18s %s", "TOTAL", total)
+	// What a caller of CheckCommand, CheckArgs and CheckURL apart gets:
+	// only the cases where the command alone says what a flag means differ.
+	t.Logf("%-18s %s", "checks apart", split)
+	for _, m := range splitMissed {
+		t.Logf("  needs the command (CheckStdio): %s", m)
+	}
 }
 
 // corpusRules lists the rules that refused pointer p.
@@ -750,14 +793,12 @@ func corpusRules(errs []error, p string) string {
 }
 
 // TestCorpusAmbiguous runs the cases a reasonable person could decide
-// either way. It reports how each is decided against the recommendation,
-// and fails only on a leak or malformed refusal: the decision is the
-// lead's to make.
+// either way. Each is now decided (docs/secrets.md gives the decision and
+// its reason), and X marks the decision: the test fails when the scanner
+// decides otherwise, or on a leak or a malformed refusal.
 func TestCorpusAmbiguous(t *testing.T) {
 	g := newCorpusGen()
-	corpusCases(g) // same PRNG stream, so shapes stay stable
 	cases := corpusAmbiguous(g)
-	agree := 0
 	for _, c := range cases {
 		got, errs := corpusRun(c)
 		corpusLeaks(t, g, c, errs)
@@ -770,13 +811,12 @@ func TestCorpusAmbiguous(t *testing.T) {
 			outcome = "refused at " + strings.Join(got, ",") + " (" + corpusRules(errs, got[0]) + ")"
 		}
 		if slices.Equal(got, c.want) || (len(got) == 0 && len(c.want) == 0) {
-			agree++
-			t.Logf("ambiguous, agrees   %s: %s: recommended %s, %s. %s", g.plain(c.name), g.describe(c), rec, outcome, c.why)
+			t.Logf("ambiguous, as decided  %s: %s: %s. %s", g.plain(c.name), g.describe(c), outcome, c.why)
 		} else {
-			t.Logf("ambiguous, DIFFERS  %s: %s: recommended %s, %s. %s", g.plain(c.name), g.describe(c), rec, outcome, c.why)
+			t.Errorf("ambiguous, DIFFERS  %s: %s: decided %s, %s. %s", g.plain(c.name), g.describe(c), rec, outcome, c.why)
 		}
 	}
-	t.Logf("ambiguous: %d cases, %d decided as recommended", len(cases), agree)
+	t.Logf("ambiguous: %d cases", len(cases))
 }
 
 // corpusCases is the corpus proper: every case here is unambiguous.
@@ -804,7 +844,60 @@ func corpusCases(g *corpusGen) []corpusCase {
 	corpusPathURLs(b)
 	corpusPositionalBenign(b)
 	corpusPasswordChars(b)
+	corpusDecided(b)
 	return b.cases
+}
+
+// corpusDecided: the cases the red team left ambiguous and the lead then
+// decided, with variants of each decision in other forms.
+func corpusDecided(b *corpusBuilder) {
+	g := b.g
+	b.section("decided")
+	b.c("twilio mcp sid/key:secret positional", "npx", A("-y", "@twilio-alpha/mcp", X("AC"+g.rb(csHex, 32)+"/SK"+g.rb(csHex, 32)+":"+g.rs(csAlnum, 32))), "")
+	b.c("sshpass -p", "sshpass", A("-p", X(g.pw()), "ssh", "deploy@server.example.com"), "")
+	b.c("sshpass -p inside sh -c", "sh", A("-c", X("sshpass -p "+g.pw()+" ssh -o StrictHostKeyChecking=no deploy@server.example.com mcp-server")), "")
+	b.c("redis-cli -a", "redis-cli", A("-h", "cache.internal", "-a", X(g.rs(csAlnum, 32))), "")
+	b.c("redis-cli -a in docker run", "docker", A("run", "--rm", "-i", "redis:7", "redis-cli", "-h", "cache", "-a", X(g.rs(csAlnum, 32)), "ping"), "")
+	b.c("docker login -p", "docker", A("login", "-u", "ci-bot", "-p", X(g.pw()), "registry.example.com"), "")
+	b.c("podman login -p", "podman", A("login", "--username", "ci-bot", "-p", X(g.pw()), "quay.io"), "")
+	b.c("sqlcmd -P", "sqlcmd", A("-S", "db.example.com", "-U", "sa", "-P", X(g.pw()), "-d", "app"), "")
+	b.c("sqlcmd -P full path", "/opt/mssql-tools18/bin/sqlcmd", A("-S", "db", "-U", "sa", "-P", X(g.pw()), "-C"), "")
+	b.c("mysql -pPW command", "mysql", A("-h", "db", "-u", "app", X("-p"+g.pw())), "")
+	b.c("mysqldump -p in uvx wrapper", "uvx", A("mysql-mcp", "--dump-command", "mysqldump", X("-p"+g.pw()), "shop"), "")
+	b.c("PGPASSWORD before psql", "env", A(X("PGPASSWORD="+g.pw()), "psql", "-h", "db", "-U", "app"), "")
+	b.c("sqlplus EZConnect", "sqlplus", A("-S", X("system/"+g.pwURL()+"@//db.example.com:1521/XEPDB1")), "")
+	b.c("rman target login", "rman", A("target", X("sys/"+g.pwURL()+"@prod")), "")
+	b.u("openweather appid", X("https://api.openweathermap.org/data/2.5/mcp?appid="+g.rs(csHex, 32)))
+	b.c("wolfram appid in arg", "npx", A("-y", "@acme/wolfram-mcp", "--endpoint", X("https://api.wolframalpha.com/v2/query?input=pi&appid="+g.rs(csUpAlnum, 6)+"-"+g.rs(csUpAlnum, 10))), "")
+	b.c("infura project id path", "npx", A("-y", "@acme/evm-mcp", "--rpc-url", X("https://mainnet.infura.io/v3/"+g.rs(csHex, 32))), "")
+	b.c("infura websocket", "npx", A("-y", "@acme/evm-mcp", X("--ws-url=wss://sepolia.infura.io/ws/v3/"+g.rs(csHex, 32))), "")
+	b.c("alchemy key path", "npx", A("-y", "@acme/evm-mcp", "--rpc-url", X("https://eth-mainnet.g.alchemy.com/v2/"+g.rs(csB64URL, 32))), "")
+	b.c("alchemy in docker -e", "docker", A("run", "-i", "--rm", "-e", X("RPC_URL=https://polygon-mainnet.g.alchemy.com/v2/"+g.rs(csAlnum, 32)), "mcp/evm"), "")
+	b.c("quicknode endpoint", "npx", A("-y", "@acme/solana-mcp", "--rpc", X("https://"+g.rb(csLower, 6)+"-"+g.rb(csLower, 5)+"-"+g.rb(csDigits, 4)+".solana-mainnet.quiknode.pro/"+g.rs(csHex, 40)+"/")), "")
+	b.c("ankr endpoint", "uvx", A("web3-mcp", X("https://rpc.ankr.com/eth/"+g.rs(csHex, 64))), "")
+
+	b.section("benign-decided")
+	b.c("sk-... placeholder", "npx", A("-y", "@acme/openai-mcp", "--api-key", "sk-..."), "")
+	b.c("ghp_... placeholder", "npx", A("-y", "@acme/gh-mcp", "--token", "ghp_..."), "")
+	b.c("ellipsis placeholder in docker -e", "docker", A("run", "-i", "--rm", "-e", "ANTHROPIC_API_KEY=sk-ant-…", "mcp/claude"), "")
+	b.c("bare dots placeholder", "npx", A("-y", "@acme/mcp", "--secret", "..."), "")
+	b.c("stripe publishable key", "npx", A("-y", "@acme/checkout-mcp", "--publishable-key", "pk_live_51"+g.rb(csAlnum, 97)), "")
+	b.c("stripe publishable key after --api-key", "npx", A("-y", "@acme/checkout-mcp", "--api-key", "pk_test_51"+g.rb(csAlnum, 97)), "")
+	b.c("stripe publishable key in env", "docker", A("run", "-i", "--rm", "-e", "STRIPE_PUBLISHABLE_KEY=pk_live_51"+g.rb(csAlnum, 97), "mcp/checkout"), "")
+	b.c("mapbox public token", "npx", A("-y", "@mapbox/mcp-server", "--public-token", "pk.eyJ1IjoiYWNtZSIsImEiOiJ"+g.rb(csAlnum, 20)+"In0."+g.rb(csB64URL, 22)), "")
+	b.c("mapbox public token as access token", "docker", A("run", "-i", "--rm", "-e", "MAPBOX_ACCESS_TOKEN=pk.eyJ1IjoiYWNtZSIsImEiOiJ"+g.rb(csAlnum, 20)+"In0."+g.rb(csB64URL, 22), "mcp/mapbox"), "")
+	b.c("twilio api key sid", "npx", A("-y", "@twilio-alpha/mcp", "--api-key-sid", "SK"+g.rb(csHex, 32)), "")
+	b.c("twilio sid bare", "npx", A("-y", "@acme/twilio-mcp", "SK"+g.rb(csHex, 32)), "")
+	b.c("twilio sid in env", "docker", A("run", "-i", "--rm", "-e", "TWILIO_API_KEY_SID=SK"+g.rb(csHex, 32), "mcp/twilio"), "")
+	b.c("helm existingSecret name", "helm", A("upgrade", "--install", "mcp", "./chart", "--set", "auth.existingSecret=mcp-credentials"), "")
+	b.c("helm nested existingSecret", "helm", A("install", "mcp", "./chart", "--set", "postgresql.auth.existingSecret=pg-credentials,redis.auth.existingSecret=redis-auth"), "")
+	b.c("--from-secret k8s name", "npx", A("-y", "@acme/mcp", "--from-secret", "mcp-credentials"), "")
+	b.c("--existing-secret", "npx", A("-y", "@acme/mcp", "--existing-secret=mcp-api-keys"), "")
+	b.c("--token-secret-ref", "npx", A("-y", "@acme/mcp", "--token-secret-ref", "github-token"), "")
+	b.c("--api-key-secret-name", "npx", A("-y", "@acme/mcp", "--api-key-secret-name", "prod/openai-api-key"), "")
+	b.c("externalSecret in helm", "helm", A("install", "mcp", "./chart", "--set", "externalSecret.name=mcp,externalSecret=vault-mcp"), "")
+	b.c("rpc url with reference", "npx", A("-y", "@acme/evm-mcp", "--rpc-url", "https://mainnet.infura.io/v3/${INFURA_PROJECT_ID}"), "")
+	b.c("public rpc url", "npx", A("-y", "@acme/evm-mcp", "--rpc-url", "https://rpc.ankr.com/eth", "--fallback", "https://eth.llamarpc.com"), "")
 }
 
 // corpusFlags: a credential as the value of a credential-named flag, in
@@ -2014,28 +2107,17 @@ func corpusRefsBenign(b *corpusBuilder) {
 }
 
 // corpusAmbiguous holds cases a careful reviewer could decide either way.
-// X marks the decision recommended; why says why it is not clear-cut.
+// X marks the decision taken; why says why it is not clear-cut. The cases
+// the lead decided firmly have moved to corpusDecided.
 func corpusAmbiguous(g *corpusGen) []corpusCase {
 	b := &corpusBuilder{g: g}
 	b.section("ambiguous")
 	b.amb("A placeholder shaped exactly like a token (ghp_ + 36 x). Refusing costs a user nothing (replace it with a reference) and a shape-only rule cannot tell; recommend refuse.",
 		"all-x ghp placeholder", "npx", A("-y", "@modelcontextprotocol/server-github", "--token", X(g.ben("<ghp_ + 36 x placeholder>", "ghp_"+strings.Repeat("x", 36)))), "")
-	b.amb("A README placeholder under a token prefix, with no key material at all (literal dots). Unlike the all-x one it cannot be mistaken for a key; recommend accept, as for YOUR_API_KEY.",
-		"sk-... placeholder", "npx", A("-y", "@acme/openai-mcp", "--api-key", "sk-..."), "")
-	b.amb("Sentry DSN: the public key in the userinfo is designed to be public (shipped in browser JS). Recommend accept.",
-		"sentry dsn", "npx", A("-y", "@acme/mcp", "--sentry-dsn", "https://"+g.rb(csHex, 32)+"@o"+g.rb(csDigits, 6)+".ingest.sentry.io/"+g.rb(csDigits, 7)), "")
+	b.amb("Sentry DSN: the public key in the userinfo is designed to be public (shipped in browser JS), but it stands where a password or token goes and reads like one. Decided (lead): refuse, as url-user-token; pass the DSN through env (SENTRY_DSN).",
+		"sentry dsn", "npx", A("-y", "@acme/mcp", "--sentry-dsn", X("https://"+g.rs(csHex, 32)+"@o"+g.rb(csDigits, 6)+".ingest.sentry.io/"+g.rb(csDigits, 7))), "")
 	b.amb("Supabase anon key: a JWT meant to be public (row-level security guards data). A JWT rule cannot tell anon from service_role without decoding; recommend refuse (decode-based exceptions are fragile).",
 		"supabase anon key", "npx", A("-y", "@acme/supabase-mcp", "--anon-key", X(g.supabaseJWT(g.supaRef(), "anon"))), "")
-	b.amb("Stripe publishable key pk_live_: public by design. Recommend accept.",
-		"stripe publishable key", "npx", A("-y", "@acme/checkout-mcp", "--publishable-key", "pk_live_51"+g.rb(csAlnum, 97)), "")
-	b.amb("Mapbox public token pk.eyJ: public by design. Recommend accept.",
-		"mapbox public token", "npx", A("-y", "@mapbox/mcp-server", "--public-token", "pk.eyJ1IjoiYWNtZSIsImEiOiJ"+g.rb(csAlnum, 20)+"In0."+g.rb(csB64URL, 22)), "")
-	b.amb("sshpass -p: -p is the password here, but -p means port almost everywhere else. Only a command-aware rule gets both; recommend refuse for sshpass only.",
-		"sshpass -p", "sshpass", A("-p", X(g.pw()), "ssh", "deploy@server.example.com"), "")
-	b.amb("redis-cli -a PASSWORD: -a is the password for redis-cli only. Recommend refuse when the program is redis-cli.",
-		"redis-cli -a", "redis-cli", A("-h", "cache.internal", "-a", X(g.rs(csAlnum, 32))), "")
-	b.amb("docker login -p: short password flag of docker login. Recommend refuse for docker login.",
-		"docker login -p", "docker", A("login", "-u", "ci-bot", "-p", X(g.pw()), "registry.example.com"), "")
 	b.amb("mysql -p VALUE (separate): mysql reads VALUE as the database name, not the password; recommend accept, but it is a classic mistake.",
 		"mysql -p separate", "mysql", A("-u", "root", "-p", "shop"), "")
 	b.amb("curl-style -u user:password: -u is the user flag, the value carries the password. Recommend refuse when the value has a colon and a non-empty part after it.",
@@ -2046,8 +2128,6 @@ func corpusAmbiguous(g *corpusGen) []corpusCase {
 		"--pat ado", "npx", A("-y", "@azure-devops/mcp", "contoso", "--pat", X(g.tk("ado_pat"))), "")
 	b.amb("Zapier/Composio-style secret path segment: the URL itself is the credential, but the path is indistinguishable from an opaque ID. Recommend refuse for the known hosts only (mcp.zapier.com /s/ paths).",
 		"zapier secret path", "", nil, X("https://mcp.zapier.com/api/mcp/s/"+g.rs(csB64URL, 64)+"/mcp"))
-	b.amb("OpenWeather appid= is the API key by another name. Recommend refuse.",
-		"openweather appid", "", nil, X("https://api.openweathermap.org/data/2.5/mcp?appid="+g.rs(csHex, 32)))
 	b.amb("Google-style page tokens (pageToken) are opaque cursors, not credentials. Recommend accept.",
 		"pageToken cursor", "", nil, "https://mcp.example.com/mcp?pageToken="+g.rb(csB64URL, 40))
 	b.amb("Session IDs in a URL can act as bearer credentials, but MCP's own session IDs are transport state. Recommend accept.",
@@ -2056,22 +2136,20 @@ func corpusAmbiguous(g *corpusGen) []corpusCase {
 		"truststore changeit", "java", A(X("-Djavax.net.ssl.trustStorePassword=changeit"), "-jar", "mcp.jar"), "")
 	b.amb("RabbitMQ guest:guest default credentials. By the userinfo rule, refuse.",
 		"amqp guest guest", "npx", A("-y", "@acme/rabbitmq-mcp", X("amqp://guest:guest@localhost:5672/")), "")
-	b.amb("Application Insights connection string: Microsoft says the instrumentation key is not a secret. Recommend accept.",
-		"app insights connection string", "npx", A("-y", "@acme/mcp", "--appinsights", "InstrumentationKey="+g.uuid()+";IngestionEndpoint=https://westeurope-5.in.applicationinsights.azure.com/"), "")
-	b.amb("A random 40-character positional argument with no flag and no prefix: could be an API key or an opaque ID. Recommend accept (no evidence).",
-		"bare random positional", "npx", A("-y", "@acme/mcp", g.rb(csAlnum, 40)), "")
-	b.amb("Infura project ID in an RPC URL path acts as an API key. Recommend refuse for infura.io /v3/ paths only.",
-		"infura project id path", "npx", A("-y", "@acme/evm-mcp", "--rpc-url", X("https://mainnet.infura.io/v3/"+g.rs(csHex, 32))), "")
+	b.amb("Application Insights connection string: Microsoft says the instrumentation key is not a secret, but it is a key assigned to a *Key name, and it lets anyone send telemetry as the app. Decided (lead): refuse; pass it through env.",
+		"app insights connection string", "npx", A("-y", "@acme/mcp", "--appinsights", X("InstrumentationKey="+g.uuidS()+";IngestionEndpoint=https://westeurope-5.in.applicationinsights.azure.com/")), "")
+	b.amb("A random 40-character positional argument with no flag and no prefix: could be an API key or an opaque ID. Decided (lead, decision 3): refuse; nothing names it, and the shape of a key is the best evidence. An ID goes after a flag that names it.",
+		"bare random positional", "npx", A("-y", "@acme/mcp", X(g.rs(csAlnum, 40))), "")
 	b.amb("Composio customerId in the query is effectively a bearer identifier. Recommend accept: the name does not say secret.",
 		"composio customerId", "", nil, "https://mcp.composio.dev/partner/composio/gmail?customerId="+g.uuid())
 	b.amb("A password flag with value 'changeme' from a README. Recommend refuse: it is a literal password.",
 		"--password changeme", "uvx", A("mysql-mcp", "--password", X("changeme")), "")
 	b.amb("Empty-password userinfo 'user:@host'. Recommend accept: nothing secret is present.",
 		"empty password userinfo", "", nil, "https://alice:@mcp.example.com/sse")
-	b.amb("A credential value that starts with a dash looks like the next flag. Recommend refuse when it is long and random.",
-		"token starting with dash", "npx", A("-y", "@acme/mcp", "--token", X("-"+g.rs(csB64URL, 42))), "")
-	b.amb("An OAuth authorization code in a URL is short-lived but exchangeable. Recommend refuse.",
-		"oauth code in url", "", nil, X("http://localhost:3334/callback?code="+g.rs(csB64URL, 40)+"&state="+g.rb(csHex, 16)))
+	b.amb("A credential value that starts with a dash looks like the next flag, and is read as one, as the program itself would. Decided (lead): accept; a flag followed by a flag has no value.",
+		"token starting with dash", "npx", A("-y", "@acme/mcp", "--token", "-"+g.rb(csB64URL, 42)), "")
+	b.amb("An OAuth authorization code in a URL is short-lived, single-use and useless without the client's secret or PKCE verifier; code is an ordinary word in queries. Decided (lead): accept.",
+		"oauth code in url", "", nil, "http://localhost:3334/callback?code="+g.rb(csB64URL, 40)+"&state="+g.rb(csHex, 16))
 	b.amb("Minio/S3-compatible --access-key is the public half of a key pair and often a readable user name; the spec lists access key as a credential word. Recommend refuse (follow the spec).",
 		"minio --access-key readable", "npx", A("-y", "minio-mcp", "--endpoint", "http://localhost:9000", "--access-key", X("minio-reader")), "")
 	b.amb("Figma file keys are identifiers (they appear in figma.com/file/<key>/ URLs), but so does any random value after a *-key flag; compare --app-key (Datadog), which is a secret. Recommend accept for --file-key.",
@@ -2080,8 +2158,6 @@ func corpusAmbiguous(g *corpusGen) []corpusCase {
 		"40-hex userinfo user", "uvx", A("--from", X("git+https://"+g.rs(csHex, 40)+"@github.example.com/acme/mcp.git"), "mcp"), "")
 	b.amb("A password that starts with $ reads as a shell variable ($ecret...). Indistinguishable from a reference; recommend accept.",
 		"password starting with $", "uvx", A("mysql-mcp", "--password", "$ecretPassw0rd"), "")
-	b.amb("sqlcmd -P is the password (capital P), -P is the port for mysql. Recommend refuse for sqlcmd only.",
-		"sqlcmd -P", "sqlcmd", A("-S", "db.example.com", "-U", "sa", "-P", X(g.pw()), "-d", "app"), "")
 	b.amb("--pw is a common abbreviation of password. Recommend refuse.",
 		"--pw", "npx", A("-y", "@acme/imap-mcp", "--user", "alice", "--pw", X(g.pw())), "")
 	b.amb("--pwd is password in some tools and working directory in others. Recommend refuse when the value is not path-like.",
@@ -2094,22 +2170,14 @@ func corpusAmbiguous(g *corpusGen) []corpusCase {
 		"twitter consumer key", "npx", A("-y", "@acme/x-mcp", "--consumer-key", X(g.rs(csAlnum, 25))), "")
 	b.amb("--license-key for commercial software: a secret to the vendor, not an access credential. Recommend refuse (it is a key, and random).",
 		"--license-key", "npx", A("-y", "@acme/pro-mcp", "--license-key", X(g.rs(csUpAlnum, 25))), "")
-	b.amb("A Dropbox shared link carries rlkey=, a capability meant to be shared with whoever gets the link. Recommend accept: the user chose to share it.",
-		"dropbox shared link rlkey", "npx", A("-y", "@acme/mcp", "--file", "https://www.dropbox.com/scl/fi/"+g.rb(csLowAlnum, 25)+"/report.pdf?rlkey="+g.rb(csLowAlnum, 25)+"&dl=0"), "")
-	b.amb("Alchemy puts the API key in the RPC URL path (/v2/<key>), like Infura. Recommend refuse for alchemy.com /v2/ paths only.",
-		"alchemy key path", "npx", A("-y", "@acme/evm-mcp", "--rpc-url", X("https://eth-mainnet.g.alchemy.com/v2/"+g.rs(csAlnum, 32))), "")
+	b.amb("A Dropbox shared link carries rlkey=, a capability meant to be shared with whoever gets the link; but it is a key parameter with a random value, and the link grants access. Decided (lead): refuse, as url-query-credential; keep such links out of the definition.",
+		"dropbox shared link rlkey", "npx", A("-y", "@acme/mcp", "--file", X("https://www.dropbox.com/scl/fi/"+g.rb(csLowAlnum, 25)+"/report.pdf?rlkey="+g.rs(csLowAlnum, 25)+"&dl=0")), "")
 	b.amb("Google Sheets / Drive IDs and Solana addresses as bare positional arguments: random-looking public identifiers, with no flag to say so. Under --spreadsheet-id they are accepted; bare, a random-string rule cannot tell them from a key. Recommend accept (no evidence of a credential).",
 		"bare spreadsheet id", "npx", A("-y", "@acme/sheets-mcp", "1"+g.rb(csB64URL, 43)), "")
 	b.amb("Same as the spreadsheet ID: a Drive folder ID as a bare positional. Recommend accept.",
 		"bare drive folder id", "npx", A("-y", "@acme/gdrive-mcp", "1"+g.rb(csB64URL, 32)), "")
-	b.amb("A Solana address (base58 public key) as a bare positional. Recommend accept.",
-		"bare solana address", "npx", A("-y", "@acme/solana-mcp", g.rb(csBase58, 44)), "")
-	b.amb("Helm's auth.existingSecret names a Kubernetes Secret object; the value is a resource name. A readable kebab-case value after a *secret name looks the same as a weak password; recommend accept when the name says existing/ref and the value is a DNS-1123 name.",
-		"helm existingSecret name", "helm", A("upgrade", "--install", "mcp", "./chart", "--set", "auth.existingSecret=mcp-credentials"), "")
-	b.amb("--from-secret names a Kubernetes Secret to read from, not a secret value. Recommend accept for from-/existing- names with a DNS-1123 value.",
-		"--from-secret k8s name", "npx", A("-y", "@acme/mcp", "--from-secret", "mcp-credentials"), "")
-	b.amb("Twilio API key SID (SK + 32 hex) is an identifier; the secret is separate. Recommend accept.",
-		"twilio api key sid", "npx", A("-y", "@twilio-alpha/mcp", "--api-key-sid", "SK"+g.rb(csHex, 32)), "")
+	b.amb("A Solana address (base58 public key) as a bare positional: public, but shaped exactly like a random key, and a Solana secret key in base58 looks the same. Decided (lead, decision 3): refuse; give it after a flag (--wallet ADDRESS), where it is accepted.",
+		"bare solana address", "npx", A("-y", "@acme/solana-mcp", X(g.rs(csBase58, 44))), "")
 	return b.cases
 }
 

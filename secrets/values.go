@@ -554,7 +554,7 @@ func wordLike(v string) bool {
 
 // notKeyPrefixes start long random-looking strings that are not secrets:
 // integrity digests, and SSH public keys (base64 of "\0\0\0\x0bssh-…").
-var notKeyPrefixes = []string{"sha1-", "sha256-", "sha384-", "sha512-", "sha256:", "sha512:", "md5-", "blake3:", "AAAA"}
+var notKeyPrefixes = []string{"sha1-", "sha256-", "sha384-", "sha512-", "sha1:", "sha256:", "sha384:", "sha512:", "md5-", "md5:", "blake3:", "AAAA"}
 
 // entropy is the Shannon entropy of s in bits per byte, over at most its
 // first 256 bytes.
