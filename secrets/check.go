@@ -62,7 +62,9 @@ func CheckArgs(pointer string, args []string) error {
 func CheckCommand(pointer, command string) error {
 	var errs []error
 	var st seq
-	checkCommand(pointer, command, &st, &errs)
+	if f := checkCommand(command, &st); f.any() {
+		f.flush(pointer, &errs)
+	}
 	return refusals.Join(errs...)
 }
 
@@ -79,8 +81,8 @@ func CheckCommand(pointer, command string) error {
 func CheckStdio(pointer, command string, args []string) error {
 	var errs []error
 	var cmd seq
-	if command != "" {
-		checkCommand(refusals.Append(pointer, "command"), command, &cmd, &errs)
+	if f := checkCommand(command, &cmd); f.any() {
+		f.flush(refusals.Append(pointer, "command"), &errs)
 	}
 	// The command's words seed a second reading of the arguments only if
 	// they leave something for them: a program or a pending flag.
@@ -106,11 +108,10 @@ func CheckStdio(pointer, command string, args []string) error {
 
 // checkCommand checks a command line as CheckCommand does, leaving in st
 // what its words leave for the arguments.
-func checkCommand(pointer, command string, st *seq, errs *[]error) {
-	var f findings
+func checkCommand(command string, st *seq) (f findings) {
 	wholeScans(command, &f)
 	st.words(command, &f)
-	f.flush(pointer, errs)
+	return f
 }
 
 // findings is the set of rules that fired on one value.

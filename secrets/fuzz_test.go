@@ -74,6 +74,14 @@ func FuzzCheckArgs(f *testing.F) {
 		err = secrets.CheckArgs("/args", []string{"--password", a, "--token=" + b})
 		checkNoLeak(t, err, a)
 		checkNoLeak(t, err, b)
+		// CheckStdio, with a fuzzed command: it refuses the planted token
+		// as CheckArgs does, and quotes nothing.
+		err = secrets.CheckStdio("", a, args)
+		mustRefuse(t, "CheckStdio", err)
+		checkNoLeak(t, err, plantedToken)
+		for _, command := range []string{b, "mysql", "sshpass", "docker login", "sqlplus"} {
+			checkNoLeak(t, secrets.CheckStdio("", command, []string{"-p" + a, "-p", b, a + "/" + b + "@//h"}), a)
+		}
 	})
 }
 

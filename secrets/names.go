@@ -169,6 +169,21 @@ var strongSuffixes = []string{
 	"privkey",
 }
 
+// The suffix lists by their last byte, so that a name is compared only
+// with the suffixes it could end in. Computed once, never changed.
+var (
+	notCredentialByLast = byLastByte(notCredentialSuffixes)
+	strongByLast        = byLastByte(strongSuffixes)
+)
+
+func byLastByte(list []string) (idx [256][]string) {
+	for _, s := range list {
+		c := s[len(s)-1]
+		idx[c] = append(idx[c], s)
+	}
+	return idx
+}
+
 // Whole last words that name a credential (too short to match as a suffix).
 var strongLastWords = map[string]bool{"pass": true, "pat": true, "cred": true, "creds": true, "pw": true}
 
@@ -230,7 +245,8 @@ func (w *nameWords) classify() strength {
 func (w *nameWords) classifyCredential() strength {
 	last := w.word(-1)
 	joined := w.joined()
-	for _, s := range notCredentialSuffixes {
+	lastByte := joined[len(joined)-1]
+	for _, s := range notCredentialByLast[lastByte] {
 		if hasSuffix(joined, s) {
 			return notSecret
 		}
@@ -241,7 +257,7 @@ func (w *nameWords) classifyCredential() strength {
 	if strongLastWords[string(last)] {
 		return strong
 	}
-	for _, s := range strongSuffixes {
+	for _, s := range strongByLast[lastByte] {
 		if hasSuffix(joined, s) {
 			return strong
 		}
