@@ -67,6 +67,53 @@ func scanAssignments(s string, found func(rule)) {
 	if strings.IndexByte(s, ':') >= 0 && (strings.IndexByte(s, '"') >= 0 || strings.IndexByte(s, '\'') >= 0) {
 		scanQuotedPairs(s, found)
 	}
+	if strings.Contains(s, "SetEnvironmentVariable") {
+		scanSetEnv(s, found)
+	}
+}
+
+// scanSetEnv finds PowerShell's and .NET's
+// [Environment]::SetEnvironmentVariable('NAME', 'VALUE', …).
+func scanSetEnv(s string, found func(rule)) {
+	const call = "SetEnvironmentVariable"
+	for off := 0; ; {
+		i := strings.Index(s[off:], call)
+		if i < 0 {
+			return
+		}
+		off += i + len(call)
+		rest := strings.TrimLeft(s[off:], " \t")
+		if !strings.HasPrefix(rest, "(") {
+			continue
+		}
+		name, rest, ok := quotedArg(strings.TrimLeft(rest[1:], " \t"))
+		if !ok {
+			continue
+		}
+		rest = strings.TrimLeft(rest, " \t")
+		if !strings.HasPrefix(rest, ",") {
+			continue
+		}
+		value, _, ok := quotedArg(strings.TrimLeft(rest[1:], " \t"))
+		if !ok {
+			continue // a variable or an expression: no literal
+		}
+		if st := classifyName(name); st != notSecret && literalSecret(st, value) {
+			found(ruleCredentialAssignment)
+		}
+	}
+}
+
+// quotedArg reads a '…' or "…" string at the start of s.
+func quotedArg(s string) (arg, rest string, ok bool) {
+	if s == "" || (s[0] != '"' && s[0] != '\'') {
+		return "", s, false
+	}
+	j := strings.IndexByte(s[1:], s[0])
+	if j < 0 {
+		return "", s, false
+	}
+	return s[1 : 1+j], s[2+j:], true
 }
 
 // pairValueSecret takes the value that starts v (quoted, or up to a pair

@@ -326,22 +326,50 @@ func pemEnd(s string) int {
 	if e < 0 {
 		return 0
 	}
-	// Only a block of base64 lines (real or \n-escaped newlines) is
-	// skipped; anything else between the markers is read as words.
+	// Only a block of base64 lines (real or \n-escaped newlines), with
+	// armor headers (Version: …, Proc-Type: …) before them, is skipped;
+	// anything else between the markers is read as words.
 	body := s[len("-----BEGIN "):e]
 	if h := strings.Index(body, "-----"); h >= 0 {
 		body = body[h+len("-----"):]
 	}
-	for i := 0; i < len(body); i++ {
-		if c := body[i]; !isAlnum(c) && !isSpace(c) && c != '+' && c != '/' && c != '=' && c != '\\' {
+	for start, i := 0, 0; i <= len(body); i++ {
+		nl := 0 // the length of the line break at i, if one
+		if i == len(body) || body[i] == '\n' {
+			nl = 1
+		} else if body[i] == '\\' && i+1 < len(body) && body[i+1] == 'n' {
+			nl = 2
+		}
+		if nl == 0 {
+			continue
+		}
+		if line := body[start:i]; !base64Line(line) && !armorHeader(line) {
 			return 0
 		}
+		i += nl - 1
+		start = i + 1
 	}
 	k := strings.Index(s[e+len("-----END "):], "-----")
 	if k < 0 {
 		return 0
 	}
 	return e + len("-----END ") + k + len("-----")
+}
+
+// base64Line: a line of a PEM body.
+func base64Line(l string) bool {
+	for i := 0; i < len(l); i++ {
+		if c := l[i]; !isAlnum(c) && c != '+' && c != '/' && c != '=' && c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// armorHeader: "Name: value" in a PEM or PGP armor header.
+func armorHeader(l string) bool {
+	name, _, ok := splitHeader(strings.TrimSpace(l))
+	return ok && name != ""
 }
 
 // shellOperator: a word that ends one command and starts the next.
@@ -429,6 +457,10 @@ func (s *seq) value(w string, f *findings) bool {
 			f.add(ruleCredentialFlag)
 		}
 	case pendSetName:
+		if len(w) <= 3 && w[0] == '/' {
+			s.pend = pendSetName // setx /M NAME VALUE
+			return true
+		}
 		if name, _, _, ok := flagName(w); ok {
 			if classifyName(name) != notSecret {
 				return false // set --api-key …: the flag speaks for itself

@@ -190,7 +190,7 @@ var strongLastWords = map[string]bool{"pass": true, "pat": true, "cred": true, "
 // Whole last words that may name a credential: only a random value counts.
 var weakLastWords = map[string]bool{
 	"sig": true, "signature": true, "session": true,
-	"hmac": true, "salt": true, "otp": true,
+	"hmac": true, "salt": true, "otp": true, "seed": true,
 }
 
 // classifyName says how surely name names a credential. It is the one

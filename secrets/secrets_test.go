@@ -307,6 +307,11 @@ func TestCheckArgsRefuses(t *testing.T) {
 		{"alternate value is judged", []string{"--token", "${CI:+abc123def}"}, "abc123def", []string{"/args/1 credential-flag"}},
 		{"secret name that is random", []string{"--secret-name", fake.randomKey}, fake.randomKey, []string{"/args/1 credential-flag"}},
 
+		{"setx with a switch", []string{"/c", "setx /M API_KEY abc123def"}, "abc123def", []string{"/args/1 credential-assignment"}},
+		{"SetEnvironmentVariable", []string{"-Command", "[Environment]::SetEnvironmentVariable('OPENAI_API_KEY', 'abc123def456', 'User'); npx -y server"}, "abc123def456", []string{"/args/1 credential-assignment"}},
+		{"wallet seed phrase", []string{"--wallet-seed", "abandon ability able about above absent absorb abstract absurd abuse access accident"}, "abandon ability", []string{"/args/1 credential-flag"}},
+		{"id:secret pair", []string{"-y", "@twilio-alpha/mcp", "AC" + fit("0123456789abcdef", 32) + "/SK" + fit("0123456789abcdef", 32) + ":" + fake.randomKey}, fake.randomKey, []string{"/args/2 high-entropy"}},
+
 		// Keys in the paths of RPC providers, and ?appid=.
 		{"infura", []string{"--rpc-url", "https://mainnet.infura.io/v3/" + fit("0123456789abcdef", 32)}, "0123456789abcdef", []string{"/args/1 url-path-secret"}},
 		{"alchemy", []string{"https://eth-mainnet.g.alchemy.com/v2/" + fit("Ex4mpleFake_Key-9", 32)}, "Ex4mpleFake_Key-9", []string{"/args/0 url-path-secret"}},
@@ -432,6 +437,11 @@ func TestCheckArgsAccepts(t *testing.T) {
 		{"mnemonic words that are not seeds", []string{"--mnemonic-language", "english", "--show-mnemonic", "MNEMONIC_FILE=/run/secrets/seed"}},
 		{"oracle without a password", []string{"sqlplus", "/nolog", "@script.sql", "-S", "scott@db", "/ as sysdba"}},
 		{"paths and packages after -p", []string{"-p./build/v2", "-p@scope/pkg2", "-pkey=value", "-p/usr/lib64"}},
+		{"pgp public key with armor headers", []string{"--pgp-key", "-----BEGIN PGP PUBLIC KEY BLOCK-----\nVersion: GnuPG v2\nComment: alice\n\nmQINBGR4Zx8QmVt7kLp2Rw9Yb4Nc6Hd1Jf5Gs0TaQm3Vt7kLp2Rw9Yb4Nc6Hd1Jf5Gs0TaQ\n=Ab3d\n-----END PGP PUBLIC KEY BLOCK-----"}},
+		{"twilio sids after credential names", []string{"--api-key", fake.twilio, "TWILIO_API_KEY=" + fake.twilio}},
+		{"seeds that are numbers", []string{"--seed", "42", "--random-seed=1234", "SEED=7"}},
+		{"template with spaces in a url", []string{"https://mcp.example.com/sse?token={{ token }}&x=1"}},
+		{"pairs that are no secrets", []string{"localhost:6379", "ghcr.io/org/img:v1.2.3", "www-data:www-data", "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK", "sha512:" + fit("Ab3d+Ef6/Gh9", 86)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -13,6 +13,7 @@ import "strings"
 // Oracle's jdbc:oracle:thin:user/password@host, and, when whole is true and
 // s is one word, a scheme-less user:password@host.
 func scanURLs(s string, found func(rule)) {
+	noTpl := false
 	for off := 0; ; {
 		i := strings.Index(s[off:], "://")
 		if i < 0 {
@@ -42,6 +43,15 @@ func scanURLs(s string, found func(rule)) {
 		}
 		end := off
 		for end < limit && !urlStop(s[end]) {
+			// A template reference with spaces, ?token={{ token }}, is
+			// part of the URL.
+			if s[end] == '{' && end+1 < limit && s[end+1] == '{' && !noTpl {
+				if j := strings.Index(s[end:limit], "}}"); j > 0 {
+					end += j + 2
+					continue
+				}
+				noTpl = true // no "}}" after here: stop looking
+			}
 			end++
 		}
 		checkURL(s[start:k], s[off:end], false, found)

@@ -232,6 +232,42 @@ func ellipsis(v string) bool {
 	return false
 }
 
+// seedPhrase: 12 to 24 short lowercase words, as BIP-39 mnemonics are
+// written.
+func seedPhrase(v string) bool {
+	words, n := 0, 0
+	for i := 0; i <= len(v); i++ {
+		if i < len(v) && isLower(v[i]) {
+			n++
+			continue
+		}
+		if i < len(v) && v[i] != ' ' {
+			return false
+		}
+		if n < 3 || n > 8 {
+			return false
+		}
+		words, n = words+1, 0
+	}
+	return words >= 12 && words <= 24 && words%3 == 0
+}
+
+// identifierByDesign: values of credential-looking shape that their
+// services document as identifiers, the secret being separate: Twilio's
+// API key and account SIDs (SK… and AC… and 32 hex), which TWILIO_API_KEY
+// and --api-key-sid hold beside TWILIO_API_SECRET.
+func identifierByDesign(v string) bool {
+	if len(v) != 34 || (v[:2] != "SK" && v[:2] != "AC") {
+		return false
+	}
+	for i := 2; i < len(v); i++ {
+		if !isDigit(v[i]) && (v[i] < 'a' || v[i] > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // publicByDesign: keys their services publish on purpose, in web pages
 // and apps, and that grant nothing secret: Stripe's (and Clerk's)
 // publishable keys, Mapbox public tokens, Supabase publishable keys and
@@ -634,7 +670,7 @@ func literalSecret(st strength, v string) bool {
 			return false
 		}
 	}
-	if placeholder(v) || secretStoreRef(v) || publicByDesign(v) {
+	if placeholder(v) || secretStoreRef(v) || publicByDesign(v) || identifierByDesign(v) {
 		return false
 	}
 	switch st {
@@ -650,7 +686,9 @@ func literalSecret(st strength, v string) bool {
 	case keyAlone:
 		return !identifierLike(v) && !plainSetting(v) && !pathLike(v) && !isPairList(v)
 	case weak:
-		return looksRandom(v) || userPassword(v)
+		// --seed 42 is a number; --wallet-seed "abandon ability …" is
+		// a wallet.
+		return looksRandom(v) || userPassword(v) || seedPhrase(v)
 	case nameRef:
 		return looksRandom(v)
 	}
