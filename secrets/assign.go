@@ -109,7 +109,11 @@ func quotedArg(s string) (arg, rest string, ok bool) {
 	if s == "" || (s[0] != '"' && s[0] != '\'') {
 		return "", s, false
 	}
-	j := strings.IndexByte(s[1:], s[0])
+	end := s[1:]
+	if len(end) > maxValue {
+		end = end[:maxValue] // a name or value this long is no literal we judge; keeps the scan linear
+	}
+	j := strings.IndexByte(end, s[0])
 	if j < 0 {
 		return "", s, false
 	}
