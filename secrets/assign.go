@@ -33,7 +33,16 @@ func scanAssignments(s string, found func(rule)) {
 			k--
 		}
 		spaced, kEnd := k < e, k
-		for k > 0 && (isAlnum(s[k-1]) || s[k-1] == '_' || s[k-1] == '.' || s[k-1] == '-') {
+		// os.environ['API_KEY'] = …, process.env["API_KEY"] = …: the key
+		// is the quoted name in the brackets.
+		bracketed := false
+		if k >= 4 && s[k-1] == ']' && (s[k-2] == '\'' || s[k-2] == '"') {
+			lo := max(0, k-3-maxName)
+			if j := strings.LastIndexByte(s[lo:k-2], s[k-2]); j >= 0 && lo+j > 0 && s[lo+j-1] == '[' {
+				kEnd, k, bracketed = k-2, lo+j+1, true
+			}
+		}
+		for !bracketed && k > 0 && (isAlnum(s[k-1]) || s[k-1] == '_' || s[k-1] == '.' || s[k-1] == '-') {
 			k--
 		}
 		for ; p < e; p++ {
@@ -52,13 +61,19 @@ func scanAssignments(s string, found func(rule)) {
 			continue
 		}
 		v := s[e+1:]
-		if spaced {
-			// Only names that surely hold a credential, and not a shell
-			// test ([ "$PASSWORD" = x ]) or a sentence's "key = …".
+		if spaced || bracketed {
+			// Code, not a shell: PowerShell, Python, JavaScript, TOML. A
+			// literal there is quoted; unquoted is a variable or a
+			// command (os.environ['X'], Get-Content key.txt). Only names
+			// that surely hold a credential count, and not a shell test
+			// ([ "$PASSWORD" = x ]).
 			if (st != strong && st != authorization) || (k > 0 && s[k-1] == '$') {
 				continue
 			}
 			v = strings.TrimLeft(v, " \t")
+			if v == "" || (v[0] != '"' && v[0] != '\'') {
+				continue
+			}
 		}
 		if pairValueSecret(st, v) {
 			found(ruleCredentialAssignment)

@@ -476,6 +476,19 @@ func (s *seq) value(w string, f *findings) bool {
 			s.pend, s.strength = pendSetValue, st // setx API_KEY VALUE
 		}
 	case pendSetValue:
+		if name, v, hasVal, ok := flagName(w); ok {
+			// gh secret set API_KEY --body VALUE, az … --value VALUE.
+			switch name {
+			case "body", "b", "value", "v":
+				if !hasVal {
+					s.pend, s.strength = pendSetValue, st
+				} else if literalSecret(st, v) {
+					f.add(ruleCredentialAssignment)
+				}
+				return true
+			}
+			return false
+		}
 		if literalSecret(st, w) {
 			f.add(ruleCredentialAssignment)
 		}

@@ -307,6 +307,10 @@ func TestCheckArgsRefuses(t *testing.T) {
 		{"alternate value is judged", []string{"--token", "${CI:+abc123def}"}, "abc123def", []string{"/args/1 credential-flag"}},
 		{"secret name that is random", []string{"--secret-name", fake.randomKey}, fake.randomKey, []string{"/args/1 credential-flag"}},
 
+		{"python environ", []string{"-c", "import os; os.environ['OPENAI_API_KEY'] = 'abc123def'; import server"}, "abc123def", []string{"/args/1 credential-assignment"}},
+		{"node process.env", []string{"-e", `process.env["API_TOKEN"]="abc123def"; require("./server")`}, "abc123def", []string{"/args/1 credential-assignment"}},
+		{"gh secret set --body", []string{"secret", "set", "API_KEY", "--body", "abc123def"}, "abc123def", []string{"/args/4 credential-assignment"}},
+		{"doppler secrets set", []string{"-c", "doppler secrets set API_KEY abc123def && exec server"}, "abc123def", []string{"/args/1 credential-assignment"}},
 		{"setx with a switch", []string{"/c", "setx /M API_KEY abc123def"}, "abc123def", []string{"/args/1 credential-assignment"}},
 		{"SetEnvironmentVariable", []string{"-Command", "[Environment]::SetEnvironmentVariable('OPENAI_API_KEY', 'abc123def456', 'User'); npx -y server"}, "abc123def456", []string{"/args/1 credential-assignment"}},
 		{"wallet seed phrase", []string{"--wallet-seed", "abandon ability able about above absent absorb abstract absurd abuse access accident"}, "abandon ability", []string{"/args/1 credential-flag"}},
@@ -421,6 +425,9 @@ func TestCheckArgsAccepts(t *testing.T) {
 		{"shell test", []string{"-c", `[ "$PASSWORD" = "" ] && exit 1; exec server`}},
 		{"commit in a shell assignment", []string{"-c", "export GIT_COMMIT=9fceb02d0ae598e95dc970b74767f19372d61af8 && exec node server.js"}},
 		{"setter words in prose", []string{"--description", "Please set API_KEY in your environment first", "--help-text", "Run git config to set github.token"}},
+		{"powershell cmdlet value", []string{"-Command", "$env:API_KEY = Get-Content C:\\keys\\api.txt; $env:TOKEN = Read-Host -AsSecureString; npx -y server"}},
+		{"set in a shell line", []string{"-c", "set -euo pipefail; set -o allexport; source .env; exec server"}},
+		{"environ with a reference", []string{"-c", "import os; os.environ['API_KEY'] = os.environ['OPENAI_KEY']"}},
 		{"setter with a reference", []string{"/c", "setx API_KEY %API_KEY% && npx -y server", "config", "--global", "user.name", "Alice"}},
 
 		// PEM blocks that hold no private key, and base64 of text.
