@@ -199,6 +199,7 @@ type seq struct {
 	// a variable's name only where a command or its subcommand stands.
 	cmdPos int
 	prev   string // the last positional word of the current command
+	depth  int    // of command substitution this line is read at
 }
 
 // arg checks one argument: the whole-string scans, then the argument as a
@@ -236,6 +237,43 @@ func (s *seq) words(line string, f *findings) {
 			return
 		}
 		s.word(trimQuotes(w), f)
+		if s.depth < maxDepth && (strings.Contains(w, "$(") || strings.IndexByte(w, '`') >= 0) {
+			s.substitutions(w, f)
+		}
+	}
+}
+
+// maxDepth bounds how deeply command substitutions are read, so that
+// $($($(…))) costs a bounded number of passes over its text.
+const maxDepth = 3
+
+// substitutions reads the commands inside a word's command substitutions
+// ($(…) and `…`) as lines of their own. The substitution is a reference as
+// a value, but the command it runs is recorded too, and may hold a
+// password (TOKEN=$(mysql -pSECRET -e …)).
+func (s *seq) substitutions(w string, f *findings) {
+	for i := 0; i < len(w); i++ {
+		var body string
+		switch {
+		case w[i] == '$' && i+1 < len(w) && w[i+1] == '(':
+			j := closeParen(w[i:], 1)
+			if j < 0 {
+				return
+			}
+			body = w[i+2 : i+j]
+			i += j
+		case w[i] == '`':
+			j := strings.IndexByte(w[i+1:], '`')
+			if j < 0 {
+				return
+			}
+			body = w[i+1 : i+1+j]
+			i += j + 1
+		default:
+			continue
+		}
+		inner := seq{prog: s.prog, inner: true, depth: s.depth + 1}
+		inner.words(body, f)
 	}
 }
 

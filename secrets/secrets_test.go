@@ -311,6 +311,8 @@ func TestCheckArgsRefuses(t *testing.T) {
 		{"node process.env", []string{"-e", `process.env["API_TOKEN"]="abc123def"; require("./server")`}, "abc123def", []string{"/args/1 credential-assignment"}},
 		{"gh secret set --body", []string{"secret", "set", "API_KEY", "--body", "abc123def"}, "abc123def", []string{"/args/4 credential-assignment"}},
 		{"doppler secrets set", []string{"-c", "doppler secrets set API_KEY abc123def && exec server"}, "abc123def", []string{"/args/1 credential-assignment"}},
+		{"password inside a substitution", []string{"-c", "COUNT=$(mysql -uroot -pShellPw1 -N -e 'select 1') exec server"}, "ShellPw1", []string{"/args/1 credential-flag"}},
+		{"flag inside backticks", []string{"-c", "DATA=`curl -s --api-key abc123def https://x.example.com` exec server"}, "abc123def", []string{"/args/1 credential-flag"}},
 		{"setx with a switch", []string{"/c", "setx /M API_KEY abc123def"}, "abc123def", []string{"/args/1 credential-assignment"}},
 		{"SetEnvironmentVariable", []string{"-Command", "[Environment]::SetEnvironmentVariable('OPENAI_API_KEY', 'abc123def456', 'User'); npx -y server"}, "abc123def456", []string{"/args/1 credential-assignment"}},
 		{"wallet seed phrase", []string{"--wallet-seed", "abandon ability able about above absent absorb abstract absurd abuse access accident"}, "abandon ability", []string{"/args/1 credential-flag"}},
