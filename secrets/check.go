@@ -316,11 +316,21 @@ func (l *lexer) next() (string, bool) {
 		break
 	}
 	start := l.i
-	for l.i < len(s) && !isSpace(s[l.i]) {
-		l.i += l.group(l.i)
+	for l.i < len(s) {
+		switch c := s[l.i]; {
+		case isSpace(c):
+			return s[start:l.i], true
+		case lexSpecial[c]:
+			l.i += l.group(l.i)
+		default:
+			l.i++
+		}
 	}
 	return s[start:l.i], true
 }
+
+// lexSpecial: the bytes that may open a group.
+var lexSpecial = [256]bool{'"': true, '\'': true, '`': true, '$': true, '{': true}
 
 // group returns how many bytes, at least one, from s[i] belong together.
 func (l *lexer) group(i int) int {
@@ -692,6 +702,9 @@ func (s *seq) positional(w string, f *findings) {
 	// An assignment (env NAME=VALUE, export NAME=VALUE): its value is
 	// judged, not the name with it; the name's own rule is the
 	// assignment scan's.
+	if len(w) < 8 && !strings.ContainsAny(w, "=:@/") {
+		return // a word too short for any rule below: the common case
+	}
 	v, assigned := w, false
 	if eq := assignEq(w); eq > 0 {
 		v, assigned = w[eq+1:], true

@@ -31,10 +31,16 @@ const (
 // programOf recognises a program by a word's base name (a path and .exe
 // stripped).
 func programOf(w string) program {
-	if i := strings.LastIndexAny(w, `/\`); i >= 0 {
-		w = w[i+1:]
+	for i := len(w) - 1; i >= 0; i-- {
+		if w[i] == '/' || w[i] == '\\' {
+			w = w[i+1:]
+			break
+		}
 	}
 	w = strings.TrimSuffix(strings.TrimSuffix(w, ".exe"), ".EXE")
+	if len(w) < 2 || len(w) > len("mariadb-admin") {
+		return progNone // no program's name is this short or long
+	}
 	switch strings.ToLower(w) {
 	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlcheck", "mysqlpump", "mysqlsh",
 		"mysqlshow", "mysqlslap", "mysqlbinlog", "mariadb", "mariadb-dump", "mariadb-admin", "mycli":
