@@ -149,6 +149,9 @@ func pairValueSecret(st strength, v string) bool {
 			return literalSecret(st, v[1:1+j])
 		}
 		v = v[1:]
+		if v == "" {
+			return false // KEY=" and nothing after it
+		}
 	}
 	// PowerShell's $env:KEY = (Get-Secret -Name x): a command's output.
 	if v[0] == '(' {

@@ -505,6 +505,9 @@ func (s *seq) value(w string, f *findings) bool {
 			f.add(ruleCredentialFlag)
 		}
 	case pendSetName:
+		if w == "" {
+			return false
+		}
 		if len(w) <= 3 && w[0] == '/' {
 			s.pend = pendSetName // setx /M NAME VALUE
 			return true

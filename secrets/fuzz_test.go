@@ -33,6 +33,8 @@ func fuzzSeeds(f *testing.F) {
 		"", "https://user:pw@host/db", "--api-key", "postgres://u:%zz@h", "?token=", "Authorization: Bearer ",
 		"${KEY:-", "-----BEGIN PRIVATE KEY-----", "jdbc:oracle:thin:", "\xff\x00", "GITHUB_TOKEN=", `{"apiKey":"`,
 		"mysql -p", "-H", "https://:@", "a://b:c@d?e=f#g=h;i=j",
+		"setx", "set -x API_KEY", `API_KEY="`, "$(", "`", "${A:?", "{{", "-----BEGIN CERTIFICATE-----\nQUJD\n-----END CERTIFICATE-----",
+		"sqlplus", "a/b@//h", "/password:", "$env:API_KEY = '", "SetEnvironmentVariable('API_KEY', '", "os.environ['API_KEY'] = '",
 	} {
 		f.Add(s, s)
 	}
@@ -82,6 +84,11 @@ func FuzzCheckArgs(f *testing.F) {
 		for _, command := range []string{b, "mysql", "sshpass", "docker login", "sqlplus"} {
 			checkNoLeak(t, secrets.CheckStdio("", command, []string{"-p" + a, "-p", b, a + "/" + b + "@//h"}), a)
 		}
+		// Fuzzed words side by side, and as the end of an argument: a
+		// word that leaves something pending meets any next word.
+		checkNoLeak(t, secrets.CheckArgs("/args", []string{a, b}), a)
+		checkNoLeak(t, secrets.CheckArgs("/args", []string{a + b}), a)
+		checkNoLeak(t, secrets.CheckStdio("", a, []string{b}), b)
 	})
 }
 

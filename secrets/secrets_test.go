@@ -564,6 +564,13 @@ func TestHostileInput(t *testing.T) {
 		"-----BEGIN ", "eyJ", "eyJ.eyJ.", strings.Repeat("-", 1<<18), strings.Repeat("=", 1<<18), strings.Repeat("a", 1<<18),
 		strings.Repeat("://", 1<<16), strings.Repeat(`"k":"`, 1<<15), strings.Repeat(" : ", 1<<15), big,
 		strings.Repeat("${", 1<<15), strings.Repeat("Bearer ", 1<<14),
+		// Found in review: a word that leaves something pending, then an
+		// empty one; an assignment whose quote never closes.
+		"setx", `API_KEY="`, `API_KEY='`, "API_KEY=`", "API_KEY=$(", "API_KEY=${", "set -x", "config --global",
+	}
+	for _, args := range [][]string{{"setx", ""}, {"setx", "API_KEY", ""}, {"config", "--global", ""}, {"mysql", "-p", ""}, {"--token", ""}} {
+		_ = secrets.CheckArgs("/a", args)
+		_ = secrets.CheckStdio("/s", args[0], args[1:])
 	}
 	for _, in := range inputs {
 		_ = secrets.CheckURL("/u", in)

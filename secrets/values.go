@@ -59,6 +59,9 @@ func reference(v string) (ok bool, def string) {
 // refAt returns the length of the reference starting at v[i], or 0, and
 // the reference's default value if it has one.
 func refAt(v string, i int) (n int, def string) {
+	if i >= len(v) {
+		return 0, ""
+	}
 	rest := v[i:]
 	switch {
 	case strings.HasPrefix(rest, "${{"): // GitHub Actions: ${{ secrets.X }}
