@@ -26,8 +26,23 @@ func scanAssignments(s string, found func(rule)) {
 		if e == 0 || s[e-1] == '=' || s[e-1] == '!' || s[e-1] == '<' || s[e-1] == '>' || (e+1 < len(s) && s[e+1] == '=') {
 			continue // ==, !=, <=, >=, and base64 padding
 		}
+		// NAME = VALUE, as PowerShell ($env:API_KEY = '…'), INI and TOML
+		// write it: a few spaces may stand around the '='.
 		k := e
-		for k > 0 && (isAlnum(s[k-1]) || s[k-1] == '_' || s[k-1] == '.' || s[k-1] == '-') {
+		for k > 0 && k > e-3 && (s[k-1] == ' ' || s[k-1] == '\t') {
+			k--
+		}
+		spaced, kEnd := k < e, k
+		// os.environ['API_KEY'] = …, process.env["API_KEY"] = …: the key
+		// is the quoted name in the brackets.
+		bracketed := false
+		if k >= 4 && s[k-1] == ']' && (s[k-2] == '\'' || s[k-2] == '"') {
+			lo := max(0, k-3-maxName)
+			if j := strings.LastIndexByte(s[lo:k-2], s[k-2]); j >= 0 && lo+j > 0 && s[lo+j-1] == '[' {
+				kEnd, k, bracketed = k-2, lo+j+1, true
+			}
+		}
+		for !bracketed && k > 0 && (isAlnum(s[k-1]) || s[k-1] == '_' || s[k-1] == '.' || s[k-1] == '-') {
 			k--
 		}
 		for ; p < e; p++ {
@@ -37,7 +52,7 @@ func scanAssignments(s string, found func(rule)) {
 				lastScheme = p
 			}
 		}
-		key := s[k:e]
+		key := s[k:kEnd]
 		if key == "" || key[0] == '-' || lastScheme > lastStop {
 			continue
 		}
@@ -45,13 +60,79 @@ func scanAssignments(s string, found func(rule)) {
 		if st == notSecret {
 			continue
 		}
-		if pairValueSecret(st, s[e+1:]) {
+		v := s[e+1:]
+		if spaced || bracketed {
+			// Code, not a shell: PowerShell, Python, JavaScript, TOML. A
+			// literal there is quoted; unquoted is a variable or a
+			// command (os.environ['X'], Get-Content key.txt). Only names
+			// that surely hold a credential count, and not a shell test
+			// ([ "$PASSWORD" = x ]).
+			if (st != strong && st != authorization) || (k > 0 && s[k-1] == '$') {
+				continue
+			}
+			v = strings.TrimLeft(v, " \t")
+			if v == "" || (v[0] != '"' && v[0] != '\'') {
+				continue
+			}
+		}
+		if pairValueSecret(st, v) {
 			found(ruleCredentialAssignment)
 		}
 	}
 	if strings.IndexByte(s, ':') >= 0 && (strings.IndexByte(s, '"') >= 0 || strings.IndexByte(s, '\'') >= 0) {
 		scanQuotedPairs(s, found)
 	}
+	if strings.Contains(s, "SetEnvironmentVariable") {
+		scanSetEnv(s, found)
+	}
+}
+
+// scanSetEnv finds PowerShell's and .NET's
+// [Environment]::SetEnvironmentVariable('NAME', 'VALUE', …).
+func scanSetEnv(s string, found func(rule)) {
+	const call = "SetEnvironmentVariable"
+	for off := 0; ; {
+		i := strings.Index(s[off:], call)
+		if i < 0 {
+			return
+		}
+		off += i + len(call)
+		rest := strings.TrimLeft(s[off:], " \t")
+		if !strings.HasPrefix(rest, "(") {
+			continue
+		}
+		name, rest, ok := quotedArg(strings.TrimLeft(rest[1:], " \t"))
+		if !ok {
+			continue
+		}
+		rest = strings.TrimLeft(rest, " \t")
+		if !strings.HasPrefix(rest, ",") {
+			continue
+		}
+		value, _, ok := quotedArg(strings.TrimLeft(rest[1:], " \t"))
+		if !ok {
+			continue // a variable or an expression: no literal
+		}
+		if st := classifyName(name); st != notSecret && literalSecret(st, value) {
+			found(ruleCredentialAssignment)
+		}
+	}
+}
+
+// quotedArg reads a '…' or "…" string at the start of s.
+func quotedArg(s string) (arg, rest string, ok bool) {
+	if s == "" || (s[0] != '"' && s[0] != '\'') {
+		return "", s, false
+	}
+	end := s[1:]
+	if len(end) > maxValue {
+		end = end[:maxValue] // a name or value this long is no literal we judge; keeps the scan linear
+	}
+	j := strings.IndexByte(end, s[0])
+	if j < 0 {
+		return "", s, false
+	}
+	return s[1 : 1+j], s[2+j:], true
 }
 
 // pairValueSecret takes the value that starts v (quoted, or up to a pair
@@ -68,6 +149,28 @@ func pairValueSecret(st strength, v string) bool {
 			return literalSecret(st, v[1:1+j])
 		}
 		v = v[1:]
+		if v == "" {
+			return false // KEY=" and nothing after it
+		}
+	}
+	// PowerShell's $env:KEY = (Get-Secret -Name x): a command's output.
+	if v[0] == '(' {
+		if j := closeParen(v, 0); j > 0 && strings.ContainsAny(v[:j], " \t") {
+			return false
+		}
+	}
+	// $(gh auth token), `pass show x`, ${TOKEN:?unset}: a shell unit,
+	// spaces and all, is one value.
+	if n, _ := refAt(v, 0); n > 0 && (v[0] == '`' || strings.HasPrefix(v, "$(") || strings.HasPrefix(v, "${")) {
+		if n < len(v) && !strings.ContainsRune(" \t\r\n;&,", rune(v[n])) {
+			// $(cmd)suffix: the literal after it is part of the value.
+			j := strings.IndexAny(v[n:], " \t\r\n;&,")
+			if j < 0 {
+				return literalSecret(st, v)
+			}
+			return literalSecret(st, v[:n+j])
+		}
+		return literalSecret(st, v[:n])
 	}
 	stops := " \t\r\n;&,"
 	if st == authorization {

@@ -26,6 +26,28 @@ func BenchmarkCheckArgsTypical(b *testing.B) {
 	}
 }
 
+// CheckStdio with a command that gives no flag a meaning: one reading of
+// the arguments, as CheckArgs.
+func BenchmarkCheckStdioTypical(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := secrets.CheckStdio("/mcpServers/github", "npx", typicalArgs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// CheckStdio with docker, a program with a password flag (login -p): the
+// arguments are read twice, with and without the command.
+func BenchmarkCheckStdioDocker(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := secrets.CheckStdio("/mcpServers/github", "docker", typicalArgs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkCheckArgsDirty(b *testing.B) {
 	args := append([]string(nil), typicalArgs...)
 	args[16] = "sk-" + strings.Repeat("Ab3d", 12)

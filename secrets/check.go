@@ -60,13 +60,58 @@ func CheckArgs(pointer string, args []string) error {
 // whole command line, "env TOKEN=… node server.js"). Every finding is at
 // pointer.
 func CheckCommand(pointer, command string) error {
-	var f findings
-	wholeScans(command, &f)
-	var st seq
-	st.words(command, &f)
 	var errs []error
-	f.flush(pointer, &errs)
+	var st seq
+	if f := checkCommand(command, &st); f.any() {
+		f.flush(pointer, &errs)
+	}
 	return refusals.Join(errs...)
+}
+
+// CheckStdio refuses credentials in a stdio server's command and
+// arguments, read together: what CheckCommand refuses in the command (at
+// pointer + "/command") and CheckArgs in the arguments (at pointer +
+// "/args/" + the index), and also what only the command says is a
+// password. mysql -pSECRET, sshpass -p SECRET, redis-cli -a SECRET,
+// sqlcmd -P SECRET, docker login -p SECRET and sqlplus user/password are
+// refused when the command is that program, as they are when the program
+// appears earlier in the arguments. It never refuses less than
+// CheckCommand and CheckArgs do; with a command such as npx, node or uvx,
+// which gives no flag a meaning, it refuses exactly what they do.
+func CheckStdio(pointer, command string, args []string) error {
+	var errs []error
+	var cmd seq
+	if f := checkCommand(command, &cmd); f.any() {
+		f.flush(refusals.Append(pointer, "command"), &errs)
+	}
+	// The command's words seed a second reading of the arguments only if
+	// they leave something for them: a program or a pending flag.
+	seeded := cmd.prog != progNone || cmd.pend != pendNone
+	var plain seq
+	argsPointer := ""
+	for i, a := range args {
+		var f findings
+		wholeScans(a, &f)
+		plain.argWords(a, &f)
+		if seeded {
+			cmd.argWords(a, &f)
+		}
+		if f.any() {
+			if argsPointer == "" {
+				argsPointer = refusals.Append(pointer, "args")
+			}
+			f.flush(indexPointer(argsPointer, i), &errs)
+		}
+	}
+	return refusals.Join(errs...)
+}
+
+// checkCommand checks a command line as CheckCommand does, leaving in st
+// what its words leave for the arguments.
+func checkCommand(command string, st *seq) (f findings) {
+	wholeScans(command, &f)
+	st.words(command, &f)
+	return f
 }
 
 // findings is the set of rules that fired on one value.
@@ -134,6 +179,8 @@ const (
 	pendOpenSSL               // openssl -passin: pass:SECRET
 	pendUserPass              // curl -u: user:password
 	pendUserPassGuess         // -u or --user with no program known: user:password, judged strictly
+	pendSetName               // setx, set -x, git config: this word may name a variable
+	pendSetValue              // setx API_KEY: this word is the credential assigned
 )
 
 // seq carries what one word tells about the next, through a list of
@@ -147,6 +194,12 @@ type seq struct {
 	// word ending in ':' is read as a header name only after a header
 	// flag, since prose has "Token: …" too.
 	inner bool
+	// cmdPos counts the positional words since the start of the current
+	// command (the line's start, or a shell operator): setx and set take
+	// a variable's name only where a command or its subcommand stands.
+	cmdPos int
+	prev   string // the last positional word of the current command
+	depth  int    // of command substitution this line is read at
 }
 
 // arg checks one argument: the whole-string scans, then the argument as a
@@ -154,6 +207,11 @@ type seq struct {
 // line given as one argument, "--api-key abc"), its own words.
 func (s *seq) arg(a string, f *findings) {
 	wholeScans(a, f)
+	s.argWords(a, f)
+}
+
+// argWords is arg without the whole-string scans.
+func (s *seq) argWords(a string, f *findings) {
 	if strings.ContainsAny(a, " \t\n") {
 		// "Name: value" as a whole argument is a header, unless it is
 		// the value of an ordinary flag (--title "Token: overview").
@@ -172,37 +230,203 @@ func (s *seq) arg(a string, f *findings) {
 
 // words walks the shell-style words of a line.
 func (s *seq) words(line string, f *findings) {
-	for line != "" {
-		var w string
-		w, line = nextWord(line)
-		if w != "" {
-			s.word(trimQuotes(w), f)
+	lx := lexer{s: line}
+	for {
+		w, ok := lx.next()
+		if !ok {
+			return
+		}
+		s.word(trimQuotes(w), f)
+		if s.depth < maxDepth && (strings.Contains(w, "$(") || strings.IndexByte(w, '`') >= 0) {
+			s.substitutions(w, f)
 		}
 	}
 }
 
-// nextWord splits off the first word: a run of non-space characters, in
-// which quotes group spaces.
-func nextWord(s string) (word, rest string) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-		i++
-	}
-	start := i
-	for i < len(s) {
-		c := s[i]
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-			break
+// maxDepth bounds how deeply command substitutions are read, so that
+// $($($(…))) costs a bounded number of passes over its text.
+const maxDepth = 3
+
+// substitutions reads the commands inside a word's command substitutions
+// ($(…) and `…`) as lines of their own. The substitution is a reference as
+// a value, but the command it runs is recorded too, and may hold a
+// password (TOKEN=$(mysql -pSECRET -e …)).
+func (s *seq) substitutions(w string, f *findings) {
+	for i := 0; i < len(w); i++ {
+		var body string
+		switch {
+		case w[i] == '$' && i+1 < len(w) && w[i+1] == '(':
+			j := closeParen(w[i:], 1)
+			if j < 0 {
+				return
+			}
+			body = w[i+2 : i+j]
+			i += j
+		case w[i] == '`':
+			j := strings.IndexByte(w[i+1:], '`')
+			if j < 0 {
+				return
+			}
+			body = w[i+1 : i+1+j]
+			i += j + 1
+		default:
+			continue
 		}
-		if c == '"' || c == '\'' {
-			if j := strings.IndexByte(s[i+1:], c); j >= 0 {
-				i += j + 2
+		inner := seq{prog: s.prog, inner: true, depth: s.depth + 1}
+		inner.words(body, f)
+	}
+}
+
+// lexer splits a line into shell-style words: runs of non-space
+// characters in which quotes, backticks, $( … ), ${ … } and {{ … }} keep
+// spaces inside the word, as a shell (or a template) would. PEM blocks
+// are skipped whole: their base64 lines are not words to judge, and a
+// private key among them has been found by the token scan already.
+//
+// Each closer is searched for once per opener, and a search that fails
+// turns that kind of grouping off for the rest of the line (a later
+// opener could only find the same nothing), so the split is linear
+// however many unclosed openers a hostile line holds.
+type lexer struct {
+	s                                                   string
+	i                                                   int
+	noDQuote, noSQuote, noTick, noParen, noBrace, noTpl bool
+	noPEM                                               bool
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// next returns the next word, or false at the end of the line.
+func (l *lexer) next() (string, bool) {
+	s := l.s
+	for {
+		for l.i < len(s) && isSpace(s[l.i]) {
+			l.i++
+		}
+		if l.i >= len(s) {
+			return "", false
+		}
+		if !l.noPEM && s[l.i] == '-' && strings.HasPrefix(s[l.i:], "-----BEGIN ") {
+			if end := pemEnd(s[l.i:]); end > 0 {
+				l.i += end
 				continue
 			}
+			l.noPEM = true
 		}
-		i++
+		break
 	}
-	return s[start:i], s[i:]
+	start := l.i
+	for l.i < len(s) {
+		switch c := s[l.i]; {
+		case isSpace(c):
+			return s[start:l.i], true
+		case lexSpecial[c]:
+			l.i += l.group(l.i)
+		default:
+			l.i++
+		}
+	}
+	return s[start:l.i], true
+}
+
+// lexSpecial: the bytes that may open a group.
+var lexSpecial = [256]bool{'"': true, '\'': true, '`': true, '$': true, '{': true}
+
+// group returns how many bytes, at least one, from s[i] belong together.
+func (l *lexer) group(i int) int {
+	s := l.s
+	switch c := s[i]; {
+	case c == '"' && !l.noDQuote, c == '\'' && !l.noSQuote, c == '`' && !l.noTick:
+		if j := strings.IndexByte(s[i+1:], c); j >= 0 {
+			return j + 2
+		}
+		switch c {
+		case '"':
+			l.noDQuote = true
+		case '\'':
+			l.noSQuote = true
+		default:
+			l.noTick = true
+		}
+	case c == '$' && i+1 < len(s) && s[i+1] == '(' && !l.noParen:
+		if j := closeParen(s[i:], 1); j > 0 {
+			return j + 1
+		}
+		l.noParen = true
+	case c == '$' && i+1 < len(s) && s[i+1] == '{' && !l.noBrace:
+		if j := strings.IndexByte(s[i:], '}'); j > 0 {
+			return j + 1
+		}
+		l.noBrace = true
+	case c == '{' && i+1 < len(s) && s[i+1] == '{' && !l.noTpl:
+		if j := strings.Index(s[i:], "}}"); j > 0 {
+			return j + 2
+		}
+		l.noTpl = true
+	}
+	return 1
+}
+
+// pemEnd returns the length of the PEM block s starts with, through the
+// dashes of its END line, or 0 if it has none.
+func pemEnd(s string) int {
+	e := strings.Index(s, "-----END ")
+	if e < 0 {
+		return 0
+	}
+	// Only a block of base64 lines (real or \n-escaped newlines), with
+	// armor headers (Version: …, Proc-Type: …) before them, is skipped;
+	// anything else between the markers is read as words.
+	body := s[len("-----BEGIN "):e]
+	if h := strings.Index(body, "-----"); h >= 0 {
+		body = body[h+len("-----"):]
+	}
+	for start, i := 0, 0; i <= len(body); i++ {
+		nl := 0 // the length of the line break at i, if one
+		if i == len(body) || body[i] == '\n' {
+			nl = 1
+		} else if body[i] == '\\' && i+1 < len(body) && body[i+1] == 'n' {
+			nl = 2
+		}
+		if nl == 0 {
+			continue
+		}
+		if line := body[start:i]; !base64Line(line) && !armorHeader(line) {
+			return 0
+		}
+		i += nl - 1
+		start = i + 1
+	}
+	k := strings.Index(s[e+len("-----END "):], "-----")
+	if k < 0 {
+		return 0
+	}
+	return e + len("-----END ") + k + len("-----")
+}
+
+// base64Line: a line of a PEM body.
+func base64Line(l string) bool {
+	for i := 0; i < len(l); i++ {
+		if c := l[i]; !isAlnum(c) && c != '+' && c != '/' && c != '=' && c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// armorHeader: "Name: value" in a PEM or PGP armor header.
+func armorHeader(l string) bool {
+	name, _, ok := splitHeader(strings.TrimSpace(l))
+	return ok && name != ""
+}
+
+// shellOperator: a word that ends one command and starts the next.
+func shellOperator(w string) bool {
+	switch w {
+	case "&&", "||", ";", "|", "&", "(", ")", "then", "do", "exec":
+		return true
+	}
+	return false
 }
 
 // value consumes what the previous word left pending, if anything, with w
@@ -210,6 +434,12 @@ func nextWord(s string) (word, rest string) {
 func (s *seq) value(w string, f *findings) bool {
 	p, st := s.pend, s.strength
 	s.pend, s.strength = pendNone, notSecret
+	if shellOperator(w) {
+		// && ; | exec: the command ends, and with it what was pending (a
+		// credential flag with no value, like one followed by a flag).
+		s.cmdPos, s.prev = 0, ""
+		return true
+	}
 	switch p {
 	case pendNone:
 		return false
@@ -219,6 +449,9 @@ func (s *seq) value(w string, f *findings) bool {
 		}
 		if schemelessUserinfo(w) {
 			f.add(ruleURLPassword) // --proxy user:pw@proxy.example.com
+		}
+		if s.oracleLogin(w) {
+			f.add(ruleURLPassword) // sqlplus -S scott/tiger@db
 		}
 	case pendCredential:
 		if isFlagWord(w) {
@@ -271,6 +504,45 @@ func (s *seq) value(w string, f *findings) bool {
 		if c := strings.IndexByte(w, ':'); c > 0 && userPassword(w) && !identifierLike(w[c+1:]) {
 			f.add(ruleCredentialFlag)
 		}
+	case pendSetName:
+		if w == "" {
+			return false
+		}
+		if len(w) <= 3 && w[0] == '/' {
+			s.pend = pendSetName // setx /M NAME VALUE
+			return true
+		}
+		if name, _, _, ok := flagName(w); ok {
+			if classifyName(name) != notSecret {
+				return false // set --api-key …: the flag speaks for itself
+			}
+			s.pend = pendSetName // set -gx NAME VALUE, git config --global NAME VALUE
+			return true
+		}
+		if !variableName(w) {
+			return false
+		}
+		s.cmdPos, s.prev = s.cmdPos+1, w
+		if st := classifyName(w); st != notSecret {
+			s.pend, s.strength = pendSetValue, st // setx API_KEY VALUE
+		}
+	case pendSetValue:
+		if name, v, hasVal, ok := flagName(w); ok {
+			// gh secret set API_KEY --body VALUE, az … --value VALUE.
+			switch name {
+			case "body", "b", "value", "v":
+				if !hasVal {
+					s.pend, s.strength = pendSetValue, st
+				} else if literalSecret(st, v) {
+					f.add(ruleCredentialAssignment)
+				}
+				return true
+			}
+			return false
+		}
+		if literalSecret(st, w) {
+			f.add(ruleCredentialAssignment)
+		}
 	}
 	return true
 }
@@ -284,6 +556,18 @@ func isFlagWord(w string) bool {
 // word checks one word of a sequence: as the value of what came before, as
 // a flag, or as a positional argument.
 func (s *seq) word(w string, f *findings) {
+	// "export A=b;" and "x&&": the command ends after this word.
+	ends := false
+	for len(w) > 1 && (w[len(w)-1] == ';' || w[len(w)-1] == '&' || w[len(w)-1] == '|') {
+		w, ends = w[:len(w)-1], true
+	}
+	s.word1(w, f)
+	if ends {
+		s.pend, s.strength, s.cmdPos, s.prev = pendNone, notSecret, 0, ""
+	}
+}
+
+func (s *seq) word1(w string, f *findings) {
 	if s.value(w, f) {
 		return
 	}
@@ -298,25 +582,37 @@ func (s *seq) word(w string, f *findings) {
 			f.add(ruleHeaderCredential)
 		}
 	}
+	// Windows and PowerShell spell a flag's value with a colon:
+	// /password:VALUE, -Password:VALUE.
+	if name, v, ok := colonFlag(w); ok {
+		if st := classifyName(name); st != notSecret {
+			if literalSecret(st, v) {
+				f.add(ruleCredentialFlag)
+			}
+			return
+		}
+	}
 	name, val, hasVal, isFlag := flagName(w)
 	if !isFlag {
 		s.positional(w, f)
 		return
 	}
 	// A program's short password flags: mysql -pSECRET, sshpass -p SECRET.
-	if w[1] != '-' && len(name) >= 1 {
-		sep, att := shortPassword(s.prog, name[0], s.login)
-		if len(name) == 1 && !hasVal && sep {
+	// short is the flag's letter and all that is attached to it, '=' and
+	// '/' included: mysql takes -pPass=word/1 whole.
+	if short := w[1:]; w[1] != '-' {
+		sep, att := shortPassword(s.prog, short[0], s.login)
+		if len(short) == 1 && sep {
 			s.pend = pendPassword
 			return
 		}
-		if len(name) > 1 && att && !hasVal {
-			if literalSecret(strong, name[1:]) {
+		if len(short) > 1 && att {
+			if literalSecret(strong, short[1:]) {
 				f.add(ruleCredentialFlag)
 			}
 			return
 		}
-		if s.prog == progNone && name[0] == 'p' && len(name) > 1 && !hasVal && attachedPasswordGuess(name[1:]) {
+		if s.prog == progNone && short[0] == 'p' && len(short) > 1 && attachedPasswordGuess(short[1:]) {
 			f.add(ruleCredentialFlag)
 			return
 		}
@@ -328,10 +624,10 @@ func (s *seq) word(w string, f *findings) {
 			s.pend = pendUserPassGuess // curl -u user:pw, when the command is not seen
 			return
 		}
-		if s.prog == progSMB && name[0] == 'U' {
-			if len(name) > 1 && smbUserPassword(name[1:]) {
+		if s.prog == progSMB && short[0] == 'U' {
+			if len(short) > 1 && smbUserPassword(short[1:]) {
 				f.add(ruleCredentialFlag)
-			} else if len(name) == 1 {
+			} else if len(short) == 1 {
 				s.pend = pendUserPass
 			}
 			return
@@ -390,6 +686,8 @@ func (s *seq) word(w string, f *findings) {
 
 // positional checks a word that is neither a flag nor a flag's value.
 func (s *seq) positional(w string, f *findings) {
+	pos, prev := s.cmdPos, s.prev
+	s.cmdPos, s.prev = s.cmdPos+1, w
 	if p := programOf(w); p != progNone {
 		s.prog, s.login = p, false
 		return
@@ -397,17 +695,172 @@ func (s *seq) positional(w string, f *findings) {
 	if s.prog == progDocker && w == "login" {
 		s.login = true
 	}
-	if bareRandom(w) {
+	// setx NAME VALUE, set -x NAME VALUE (fish), launchctl setenv, git
+	// config NAME VALUE, npm config set NAME VALUE: a command that sets a
+	// variable from the next two words.
+	if setter(w, pos, prev) {
+		s.pend = pendSetName
+		return
+	}
+	// An assignment (env NAME=VALUE, export NAME=VALUE): its value is
+	// judged, not the name with it; the name's own rule is the
+	// assignment scan's.
+	if len(w) < 8 && !strings.ContainsAny(w, "=:@/") {
+		return // a word too short for any rule below: the common case
+	}
+	v, assigned := w, false
+	if eq := assignEq(w); eq > 0 {
+		v, assigned = w[eq+1:], true
+	}
+	if bareRandom(v) || (!assigned && bareRandom(pairSecret(w))) {
 		f.add(ruleHighEntropy)
 	}
-	if schemelessUserinfo(w) {
-		f.add(ruleURLPassword)
+	if schemelessUserinfo(w) || (assigned && schemelessUserinfo(v)) {
+		f.add(ruleURLPassword) // DSN=user:pw@host
 	}
-	// An assignment's value after the first '=': DSN=user:pw@host.
-	if eq := strings.IndexByte(w, '='); eq > 0 && schemelessUserinfo(w[eq+1:]) {
-		f.add(ruleURLPassword)
+	if s.oracleLogin(w) || (assigned && strings.EqualFold(w[:len(w)-len(v)-1], "userid") && s.oracleLogin(v)) {
+		f.add(ruleURLPassword) // sqlplus scott/tiger@db, sqlldr userid=scott/tiger
 	}
 }
+
+// setter reports whether w, standing at position pos of its command after
+// prev, is a command that sets a variable or a config key from the next
+// two words. setx and setenv are no English words; "set" and "config" are,
+// so they count only where a command or a tool's subcommand stands, not
+// in prose ("please set API_KEY first").
+func setter(w string, pos int, prev string) bool {
+	switch w {
+	case "setx", "setenv":
+		return true
+	case "set":
+		switch prev {
+		case "config", "user-secrets", "secrets", "secret", "/c", "/k":
+			return true
+		}
+		return pos == 0
+	case "config":
+		switch prev {
+		case "git", "npm", "yarn", "pnpm", "bun", "poetry", "conda", "pip", "pip3", "uv":
+			return true
+		}
+		return pos == 0
+	}
+	return false
+}
+
+// pairSecret returns the secret of an id:secret pair given as one word,
+// as Twilio's MCP server takes ACCOUNT_SID/API_KEY_SID:API_SECRET and some
+// tools user:password, or "" if w is no such pair. The id part is a name
+// or number (alice, svc-mcp, 1000), or an ID with digits or a '/' in it;
+// digests (sha512:…), and words with more colons (did:key:…, urn:uuid:…)
+// are not pairs.
+func pairSecret(w string) string {
+	c := strings.IndexByte(w, ':')
+	if c <= 0 || c == len(w)-1 || strings.IndexByte(w[c+1:], ':') >= 0 || strings.Contains(w, "//") {
+		return ""
+	}
+	id := w[:c]
+	for _, p := range notKeyPrefixes {
+		if strings.HasSuffix(p, ":") && strings.EqualFold(p[:len(p)-1], id) {
+			return ""
+		}
+	}
+	if identifierLike(id) || strings.IndexByte(id, '/') > 0 || (len(id) >= 8 && hasDigit(id)) {
+		return w[c+1:]
+	}
+	return ""
+}
+
+// assignEq returns the index of the '=' of NAME=VALUE, where NAME is an
+// identifier and VALUE is not empty, or -1. A base64 value's padding
+// (Zm9v=) is no assignment.
+func assignEq(w string) int {
+	eq := strings.IndexByte(w, '=')
+	if eq <= 0 || eq == len(w)-1 || w[eq+1] == '=' {
+		return -1
+	}
+	if c := w[0]; !isUpper(c) && !isLower(c) && c != '_' {
+		return -1
+	}
+	for i := 1; i < eq; i++ {
+		if c := w[i]; !isAlnum(c) && c != '_' && c != '.' && c != '-' {
+			return -1
+		}
+	}
+	return eq
+}
+
+// variableName: a word shaped like the name of a variable or a config key
+// (API_KEY, TOKEN, github.token, npmAuthToken, //registry/:_authToken),
+// not a word of prose.
+func variableName(w string) bool {
+	if len(w) < 2 || len(w) > maxName {
+		return false
+	}
+	marked := false
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case isUpper(c), c == '_', c == '.', c == ':', c == '/':
+			marked = true
+		case isLower(c), isDigit(c), c == '-':
+		default:
+			return false
+		}
+	}
+	return marked
+}
+
+// colonFlag splits /name:value and -Name:value, the Windows and PowerShell
+// spelling of a flag with its value.
+func colonFlag(w string) (name, value string, ok bool) {
+	if len(w) < 4 || (w[0] != '/' && w[0] != '-') {
+		return "", "", false
+	}
+	i := 1
+	if w[0] == '-' && w[1] == '-' {
+		i = 2
+	}
+	start := i
+	if i >= len(w) || (!isUpper(w[i]) && !isLower(w[i])) {
+		return "", "", false
+	}
+	for i < len(w) && (isAlnum(w[i]) || w[i] == '-' || w[i] == '_') {
+		i++
+	}
+	if i-start < 2 || i >= len(w)-1 || w[i] != ':' {
+		return "", "", false
+	}
+	return w[start:i], w[i+1:], true
+}
+
+// oracleLogin reports whether w is an Oracle login with a password,
+// user/password or user/password@connect, as sqlplus, rman, expdp and
+// SQLcl (which needs the @connect) take it once the program is seen.
+func (s *seq) oracleLogin(w string) bool {
+	if s.prog != progOracle && s.prog != progSQLcl {
+		return false
+	}
+	cred := w
+	at := strings.IndexByte(w, '@')
+	if at >= 0 {
+		cred = w[:at]
+	} else if s.prog == progSQLcl {
+		return false
+	}
+	sl := strings.IndexByte(cred, '/')
+	if sl <= 0 || sl == len(cred)-1 || strings.ContainsAny(cred[sl+1:], "/ \t") {
+		return false
+	}
+	for i := 0; i < sl; i++ {
+		if !oracleIdentChar(cred[i]) {
+			return false
+		}
+	}
+	return urlPasswordSecret(cred[sl+1:])
+}
+
+// oracleIdentChar: a character of an Oracle user name.
+func oracleIdentChar(c byte) bool { return isAlnum(c) || c == '_' || c == '$' || c == '#' }
 
 // smbUserPassword: user%password.
 func smbUserPassword(v string) bool {

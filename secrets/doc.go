@@ -3,15 +3,21 @@
 // environment variables are where credentials belong; they are never
 // recorded, and never checked here.
 //
-// The three checks take the JSON pointer of the value they are given and
-// return nil, or a refusals.Join of one *refusals.Error per finding, with
-// Kind refusals.ErrContainsSecret, the exact pointer (for arguments,
-// pointer + "/" + the argument's index), the ID of the rule that fired and
-// what to do instead:
+// The checks take the JSON pointer of the value they are given and return
+// nil, or a refusals.Join of one *refusals.Error per finding, with Kind
+// refusals.ErrContainsSecret, the exact pointer (for arguments, pointer +
+// "/" + the argument's index), the ID of the rule that fired and what to do
+// instead:
 //
-//	err := secrets.CheckArgs("/mcpServers/db/args", args)
+//	err := secrets.CheckStdio("/mcpServers/db", command, args)
 //	errors.Is(err, refusals.ErrContainsSecret) // something was refused
 //	for _, r := range refusals.All(err) { fmt.Println(r.Pointer, r.Rule, r.Fix) }
+//
+// [CheckStdio] reads a stdio server's command and arguments together, as a
+// definition records them: the command says what a flag means (after
+// mysql, -pSECRET is a password; after ssh, -p 2222 is a port). It refuses
+// everything [CheckCommand] and [CheckArgs] refuse, and more; use it where
+// the command is known. [CheckURL] checks a server's URL.
 //
 // A refusal never holds the value it refused, a part of it, its length or a
 // hash of it. No URL is parsed with net/url, whose errors quote the input
@@ -27,20 +33,26 @@
 // fragment or JDBC property list; the value after a credential-named flag
 // (--api-key VALUE, --password=VALUE, -token VALUE, in any spelling:
 // --api_key, --apiKey, --APIKEY) and after the password flags of programs
-// that have them (mysql -pSECRET, sshpass -p, redis-cli -a); a credential
-// in a header-shaped argument (-H "Authorization: Bearer ..."); a
+// that have them (mysql -pSECRET, sshpass -p, redis-cli -a, sqlplus
+// user/password); Windows' /password:VALUE; a credential in a
+// header-shaped argument (-H "Authorization: Bearer ..."); a
 // credential-named assignment (GITHUB_TOKEN=..., docker -e KEY=VALUE,
-// password=... in a connection string, {"apiKey": "..."} in a JSON
-// argument); Bearer and Basic credentials; PEM private keys; tokens of
-// well-known formats anywhere; and long random key material standing
-// alone as an argument.
+// setx API_KEY VALUE, $env:API_KEY = '...', password=... in a connection
+// string, {"apiKey": "..."} in a JSON argument); seed phrases; Oracle's
+// user/password@//host; keys in the paths of RPC providers' URLs; Bearer
+// and Basic credentials; PEM private keys; tokens of well-known formats
+// anywhere; and long random key material standing alone as an argument.
 //
 // # What is accepted
 //
 // References to a secret, which is what a definition should record:
-// ${NAME}, $NAME, %NAME%, {{ name }}, ${input:id}, ${env:NAME}, $(command),
+// ${NAME}, $NAME, %NAME%, {{ name }}, ${input:id}, ${env:NAME},
+// ${NAME:?message}, command substitution ($(gh auth token), `pass show x`),
 // op://vault/item and other secret-store references. A reference with a
-// literal default (${KEY:-value}) is judged by its default. Flags that say
+// literal default (${KEY:-value}) is judged by its default. Names of
+// Secret objects (auth.existingSecret=name, --secret-name), publishable
+// keys (pk_live_..., pk.eyJ...), Twilio SIDs and placeholders of dots
+// (sk-...) are accepted too. Flags that say
 // where a secret lives or how auth works (--api-key-file, --token-env,
 // --password-stdin, --auth-type, --no-auth), a credential flag with no
 // value, a user name alone (git@github.com:org/repo.git), placeholders
@@ -111,7 +123,6 @@
 //   - token/pinecone: a Pinecone API key
 //   - token/supabase: a Supabase access token
 //   - token/telegram: a Telegram bot token
-//   - token/twilio: a Twilio API key
 //   - token/mailgun: a Mailgun API key
 //   - token/azure: an Azure client secret
 //   - token/airtable: an Airtable personal access token

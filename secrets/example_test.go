@@ -44,6 +44,20 @@ func ExampleCheckCommand() {
 	// /mcpServers/db/command credential-flag
 }
 
+func ExampleCheckStdio() {
+	// A stdio server as an MCP client config gives it. The command says
+	// what -p means: for mysql, the password.
+	err := secrets.CheckStdio("/mcpServers/db", "mysql", []string{"-h", "db", "-u", "app", "-pS3cret/pw", "shop"})
+	for _, r := range refusals.All(err) {
+		fmt.Println(r.Pointer, r.Rule)
+	}
+	// For ssh, -p is a port.
+	fmt.Println(secrets.CheckStdio("/mcpServers/remote", "ssh", []string{"-p", "2222", "deploy@host", "mcp-server"}))
+	// Output:
+	// /mcpServers/db/args/4 credential-flag
+	// <nil>
+}
+
 func ExampleRules() {
 	for _, r := range secrets.Rules()[:3] {
 		fmt.Println(r.ID)

@@ -24,15 +24,23 @@ const (
 	progCurl            // curl, wget: -u user:password
 	progSMB             // smbclient, rpcclient: -U user%password
 	progDocker          // docker, podman, nerdctl, helm: login -p SECRET
+	progOracle          // sqlplus, rman, expdp, …: user/password[@connect]
+	progSQLcl           // sql (SQLcl): user/password@connect
 )
 
 // programOf recognises a program by a word's base name (a path and .exe
 // stripped).
 func programOf(w string) program {
-	if i := strings.LastIndexAny(w, `/\`); i >= 0 {
-		w = w[i+1:]
+	for i := len(w) - 1; i >= 0; i-- {
+		if w[i] == '/' || w[i] == '\\' {
+			w = w[i+1:]
+			break
+		}
 	}
 	w = strings.TrimSuffix(strings.TrimSuffix(w, ".exe"), ".EXE")
+	if len(w) < 2 || len(w) > len("mariadb-admin") {
+		return progNone // no program's name is this short or long
+	}
 	switch strings.ToLower(w) {
 	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlcheck", "mysqlpump", "mysqlsh",
 		"mysqlshow", "mysqlslap", "mysqlbinlog", "mariadb", "mariadb-dump", "mariadb-admin", "mycli":
@@ -58,6 +66,10 @@ func programOf(w string) program {
 		return progSMB
 	case "docker", "podman", "nerdctl", "helm", "oras", "crane", "skopeo", "buildah":
 		return progDocker
+	case "sqlplus", "rman", "expdp", "impdp", "sqlldr", "dgmgrl", "orapki", "wrap", "tkprof":
+		return progOracle
+	case "sql", "sqlcl":
+		return progSQLcl
 	}
 	return progNone
 }
@@ -86,12 +98,32 @@ func shortPassword(p program, c byte, login bool) (sep, attached bool) {
 
 // attachedPasswordGuess judges -pVALUE when no program says what -p means:
 // ports (-p8080, -p127.0.0.1:80:80), versions (-p3.12), pytest plugins
-// (-pno:cacheprovider) and bundles of switches (-pv, -prf) are not
-// passwords; anything else six or more characters long, with a capital,
-// digit or symbol in it, is taken for mysql's -pSECRET.
+// (-pno:cacheprovider), bundles of switches (-pv, -prf), paths and
+// package specs (-p./build, -p@scope/pkg) and key=value settings made of
+// plain words (-pkey=value) are not passwords; anything else six or more
+// characters long, with a capital, digit or symbol in it, is taken for
+// mysql's -pSECRET.
 func attachedPasswordGuess(v string) bool {
 	if len(v) < 6 || strings.HasPrefix(v, "no:") {
 		return false
+	}
+	if strings.ContainsAny(v, "=/") {
+		if strings.IndexByte("/.~@$", v[0]) >= 0 {
+			return false
+		}
+		plain := true
+		for rest := v; rest != "" && plain; {
+			part := rest
+			if j := strings.IndexAny(rest, "=/"); j >= 0 {
+				part, rest = rest[:j], rest[j+1:]
+			} else {
+				rest = ""
+			}
+			plain = identifierLike(part)
+		}
+		if plain {
+			return false
+		}
 	}
 	allLower, portish := true, true
 	for i := 0; i < len(v); i++ {
@@ -103,7 +135,7 @@ func attachedPasswordGuess(v string) bool {
 			portish = false
 		}
 	}
-	if allLower || portish || strings.ContainsAny(v, "=/") {
+	if allLower || portish {
 		return false
 	}
 	if ok, _ := reference(v); ok {
@@ -151,10 +183,13 @@ func isHeaderFlag(name string) bool {
 }
 
 // openSSLPassFlag: openssl's -passin/-passout, whose value is pass:SECRET,
-// env:VAR, file:PATH, fd:N or stdin.
+// env:VAR, file:PATH, fd:N or stdin. (openssl enc's -pass takes the same
+// forms, but --pass is also the password flag of many tools, so "pass" is
+// read as a credential name, which refuses pass:SECRET and any literal
+// and accepts env:, file:, fd: and stdin alike.)
 func openSSLPassFlag(name string) bool {
 	switch name {
-	case "passin", "passout", "pass", "kpass", "srcpass", "dstpass":
+	case "passin", "passout", "kpass", "srcpass", "dstpass":
 		return true
 	}
 	return false

@@ -33,6 +33,8 @@ func fuzzSeeds(f *testing.F) {
 		"", "https://user:pw@host/db", "--api-key", "postgres://u:%zz@h", "?token=", "Authorization: Bearer ",
 		"${KEY:-", "-----BEGIN PRIVATE KEY-----", "jdbc:oracle:thin:", "\xff\x00", "GITHUB_TOKEN=", `{"apiKey":"`,
 		"mysql -p", "-H", "https://:@", "a://b:c@d?e=f#g=h;i=j",
+		"setx", "set -x API_KEY", `API_KEY="`, "$(", "`", "${A:?", "{{", "-----BEGIN CERTIFICATE-----\nQUJD\n-----END CERTIFICATE-----",
+		"sqlplus", "a/b@//h", "/password:", "$env:API_KEY = '", "SetEnvironmentVariable('API_KEY', '", "os.environ['API_KEY'] = '",
 	} {
 		f.Add(s, s)
 	}
@@ -74,6 +76,19 @@ func FuzzCheckArgs(f *testing.F) {
 		err = secrets.CheckArgs("/args", []string{"--password", a, "--token=" + b})
 		checkNoLeak(t, err, a)
 		checkNoLeak(t, err, b)
+		// CheckStdio, with a fuzzed command: it refuses the planted token
+		// as CheckArgs does, and quotes nothing.
+		err = secrets.CheckStdio("", a, args)
+		mustRefuse(t, "CheckStdio", err)
+		checkNoLeak(t, err, plantedToken)
+		for _, command := range []string{b, "mysql", "sshpass", "docker login", "sqlplus"} {
+			checkNoLeak(t, secrets.CheckStdio("", command, []string{"-p" + a, "-p", b, a + "/" + b + "@//h"}), a)
+		}
+		// Fuzzed words side by side, and as the end of an argument: a
+		// word that leaves something pending meets any next word.
+		checkNoLeak(t, secrets.CheckArgs("/args", []string{a, b}), a)
+		checkNoLeak(t, secrets.CheckArgs("/args", []string{a + b}), a)
+		checkNoLeak(t, secrets.CheckStdio("", a, []string{b}), b)
 	})
 }
 

@@ -44,6 +44,9 @@ func headerStrength(name string) strength {
 // splitHeader splits "Name: value" (curl's -H form). The name is a header
 // token of two or more characters; "https://…" and "C:\…" are not headers.
 func splitHeader(w string) (name, value string, ok bool) {
+	if w == "" || !isAlnum(w[0]) {
+		return "", "", false // -Password:x and /password:x are flags
+	}
 	n := 0
 	for n < len(w) && (isAlnum(w[n]) || w[n] == '-' || w[n] == '_') {
 		n++

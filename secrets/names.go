@@ -25,6 +25,11 @@ const (
 	// --basic-auth): a credential unless the value names a method or a
 	// provider (oauth, basic, none, github).
 	authName
+	// nameRef: a name that names where a secret is kept, not the secret
+	// (--secret-name, --token-secret-ref, auth.existingSecret,
+	// --from-secret): the value is a name, so only a random-looking one,
+	// which no name is, is refused.
+	nameRef
 )
 
 // maxName bounds the part of a name that is classified; longer names are
@@ -115,8 +120,19 @@ var descriptorWords = map[string]bool{
 	"storage": true, "manager": true, "vault": true, "backend": true, "exchange": true,
 	"refresh": true, "generation": true, "validation": true, "verification": true, "flow": true,
 	"grant": true, "request": true, "response": true, "callback": true, "redirect": true, "text": true,
-	"list": true, "tokens": true, "secrets": true, "ring": true, "chain": true,
+	"list": true, "tokens": true, "secrets": true, "ring": true, "chain": true, "sid": true,
+	"language": true, "lang": true, "reference": true, "refs": true,
 }
+
+// Descriptor words that name a secret kept elsewhere: after a credential
+// word (--secret-name, --token-secret-ref) the value is a name, and only a
+// random-looking one is refused.
+var nameRefWords = map[string]bool{"name": true, "names": true, "ref": true, "refs": true, "reference": true}
+
+// Words that, before the word secret, make the name refer to a Secret
+// object stored elsewhere (auth.existingSecret, --from-secret,
+// externalSecret), not hold one.
+var refPrefixWords = map[string]bool{"existing": true, "from": true, "external": true}
 
 // Leading words that make a flag a switch about credentials, not one that
 // takes one: --no-auth, --skip-token, --prompt-password, --with-token.
@@ -137,6 +153,7 @@ var notCredentialSuffixes = []string{
 	"hotkey", "shortcutkey", "routingkey", "shardkey", "hashkey", "rangekey", "dedupkey", "groupkey",
 	"lookupkey", "objectkey", "s3key", "monkey", "turnkey", "publickey", "pubkey", "sitekey",
 	"filekey", "projectkey", "issuekey", "idempotencykey", "rowkey", "tablekey", "indexkey",
+	"publishablekey",
 }
 
 // Joined names ending in these name a credential.
@@ -148,7 +165,23 @@ var strongSuffixes = []string{
 	"managementkey", "authkey", "authenticationkey", "secretaccesskey", "sharedaccesskey",
 	"sharedaccesssignature", "credential", "credentials", "authorization", "bearer",
 	"storepass", "keypass", "apikeys", "apitokens", "authtokens", "accesstokens", "passwords",
-	"cookie", "cookies",
+	"cookie", "cookies", "mnemonic", "seedphrase", "recoveryphrase", "secretphrase", "seedwords",
+	"privkey",
+}
+
+// The suffix lists by their last byte, so that a name is compared only
+// with the suffixes it could end in. Computed once, never changed.
+var (
+	notCredentialByLast = byLastByte(notCredentialSuffixes)
+	strongByLast        = byLastByte(strongSuffixes)
+)
+
+func byLastByte(list []string) (idx [256][]string) {
+	for _, s := range list {
+		c := s[len(s)-1]
+		idx[c] = append(idx[c], s)
+	}
+	return idx
 }
 
 // Whole last words that name a credential (too short to match as a suffix).
@@ -157,7 +190,7 @@ var strongLastWords = map[string]bool{"pass": true, "pat": true, "cred": true, "
 // Whole last words that may name a credential: only a random value counts.
 var weakLastWords = map[string]bool{
 	"sig": true, "signature": true, "session": true,
-	"hmac": true, "salt": true, "otp": true,
+	"hmac": true, "salt": true, "otp": true, "seed": true,
 }
 
 // classifyName says how surely name names a credential. It is the one
@@ -184,10 +217,36 @@ func (w *nameWords) classify() strength {
 		return notSecret
 	}
 	if descriptorWords[string(last)] {
+		if w.n > 1 && nameRefWords[string(last)] {
+			// --secret-name, --token-secret-ref: what comes before names a
+			// credential; the whole names where it is kept.
+			w.jn = int(w.starts[w.n-1])
+			w.n--
+			if w.classify() != notSecret {
+				return nameRef
+			}
+		}
 		return notSecret
 	}
+	if string(last) == "secret" {
+		// A Kubernetes, Vault or cloud Secret object referred to by name:
+		// auth.existingSecret, --from-secret, externalSecret. (Not
+		// --from-password, which may be the source database's password.)
+		for i := 0; i < w.n-1; i++ {
+			if refPrefixWords[string(w.word(i))] {
+				return nameRef
+			}
+		}
+	}
+	return w.classifyCredential()
+}
+
+// classifyCredential classifies a name whose last word is no descriptor.
+func (w *nameWords) classifyCredential() strength {
+	last := w.word(-1)
 	joined := w.joined()
-	for _, s := range notCredentialSuffixes {
+	lastByte := joined[len(joined)-1]
+	for _, s := range notCredentialByLast[lastByte] {
 		if hasSuffix(joined, s) {
 			return notSecret
 		}
@@ -198,7 +257,7 @@ func (w *nameWords) classify() strength {
 	if strongLastWords[string(last)] {
 		return strong
 	}
-	for _, s := range strongSuffixes {
+	for _, s := range strongByLast[lastByte] {
 		if hasSuffix(joined, s) {
 			return strong
 		}

@@ -78,7 +78,6 @@ const (
 	ruleTokenPinecone
 	ruleTokenSupabase
 	ruleTokenTelegram
-	ruleTokenTwilio
 	ruleTokenMailgun
 	ruleTokenAzure
 	ruleTokenAirtable
@@ -157,7 +156,6 @@ var ruleTable = [numRules]Rule{
 	ruleTokenPinecone:        {"token/pinecone", "a Pinecone API key", fixToken},
 	ruleTokenSupabase:        {"token/supabase", "a Supabase access token", fixToken},
 	ruleTokenTelegram:        {"token/telegram", "a Telegram bot token", fixToken},
-	ruleTokenTwilio:          {"token/twilio", "a Twilio API key", fixToken},
 	ruleTokenMailgun:         {"token/mailgun", "a Mailgun API key", fixToken},
 	ruleTokenAzure:           {"token/azure", "an Azure client secret", fixToken},
 	ruleTokenAirtable:        {"token/airtable", "an Airtable personal access token", fixToken},

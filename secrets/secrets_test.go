@@ -115,7 +115,6 @@ func TestCheckArgsRefuses(t *testing.T) {
 		{"pinecone", []string{fake.pinecone}, fake.pinecone, []string{"/args/0 token/pinecone"}},
 		{"supabase", []string{fake.supabase}, fake.supabase, []string{"/args/0 token/supabase"}},
 		{"telegram", []string{"https://api.telegram.org/bot" + fake.telegram + "/getMe"}, fake.telegram, []string{"/args/0 token/telegram"}},
-		{"twilio", []string{fake.twilio}, fake.twilio, []string{"/args/0 token/twilio"}},
 		{"mailgun", []string{fake.mailgun}, fake.mailgun, []string{"/args/0 token/mailgun"}},
 		{"azure client secret", []string{fake.azure}, fake.azure, []string{"/args/0 token/azure"}},
 		{"age", []string{fake.age}, fake.age, []string{"/args/0 token/age"}},
@@ -280,6 +279,53 @@ func TestCheckArgsRefuses(t *testing.T) {
 		{"bare random", []string{"server.js", fake.randomKey}, fake.randomKey, []string{"/args/1 high-entropy"}},
 		{"base64 key bare", []string{"Zx8/Qm3+Vt7kLp2Rw9Yb4Nc6Hd1Jf5Gs0Ta"}, "Zx8/Qm3+Vt7kLp2Rw9Yb", []string{"/args/0 high-entropy"}},
 
+		// Seed phrases, Oracle logins, setters, Windows flags.
+		{"mnemonic in docker -e", []string{"-e", "MNEMONIC=abandon ability able about above absent absorb abstract absurd abuse access accident"}, "abandon ability", []string{"/args/1 credential-assignment"}},
+		{"--seed-phrase", []string{"--seed-phrase", "abandon ability able about"}, "abandon ability", []string{"/args/1 credential-flag"}},
+		{"ezconnect bare", []string{"scott/Tiger-1234@//db.example.com:1521/ORCLPDB1"}, "Tiger-1234", []string{"/args/0 url-password"}},
+		{"ezconnect after a flag", []string{"--connect", "app/Pw1234x@//db:1521/svc"}, "Pw1234x", []string{"/args/1 url-password"}},
+		{"sqlplus login after -S", []string{"sqlplus", "-S", "scott/tiger99@db"}, "tiger99", []string{"/args/2 url-password"}},
+		{"sqlplus login alone", []string{"sqlplus", "scott/tiger99"}, "tiger99", []string{"/args/1 url-password"}},
+		{"sqlldr userid=", []string{"sqlldr", "userid=scott/tiger99", "control=load.ctl"}, "tiger99", []string{"/args/1 url-password"}},
+		{"setx in cmd /c", []string{"/c", "setx API_KEY abc123def && npx -y server"}, "abc123def", []string{"/args/1 credential-assignment"}},
+		{"setx split", []string{"/c", "setx", "GITHUB_TOKEN", "abc123def"}, "abc123def", []string{"/args/3 credential-assignment"}},
+		{"fish set -gx", []string{"-c", "set -gx API_TOKEN abc123def; exec server"}, "abc123def", []string{"/args/1 credential-assignment"}},
+		{"git config token", []string{"config", "--global", "github.token", "abc123def"}, "abc123def", []string{"/args/3 credential-assignment"}},
+		{"npm config set authToken", []string{"npm", "config", "set", "//registry.npmjs.org/:_authToken", "abc123def"}, "abc123def", []string{"/args/4 credential-assignment"}},
+		{"powershell $env: with spaces", []string{"-Command", "$env:API_KEY = 'abc123def'; npx -y server"}, "abc123def", []string{"/args/1 credential-assignment"}},
+		{"toml pair in an argument", []string{"--config-text", `api_key = "abc123def"`}, "abc123def", []string{"/args/1 credential-assignment"}},
+		{"windows /password:", []string{"/user:svc", "/password:Hunter22"}, "Hunter22", []string{"/args/1 credential-flag"}},
+		{"powershell -Password:", []string{"-UserName", "svc", "-Password:Hunter22"}, "Hunter22", []string{"/args/2 credential-flag"}},
+		{"--pass", []string{"--pass", "hunter22"}, "hunter22", []string{"/args/1 credential-flag"}},
+		{"--pass=", []string{"--pass=hunter22"}, "hunter22", []string{"/args/0 credential-flag"}},
+		{"-pass pass: stays refused", []string{"-pass", "pass:hunter22"}, "hunter22", []string{"/args/1 credential-flag"}},
+		{"mysql -p with =", []string{"mysql", "-pPass=word1"}, "word1", []string{"/args/1 credential-flag"}},
+		{"mysql -p with /", []string{"mysql", "-pPass/word1"}, "word1", []string{"/args/1 credential-flag"}},
+		{"-p with = without program", []string{"-uroot", "-pPass=word1"}, "word1", []string{"/args/1 credential-flag"}},
+		{"-p with / without program", []string{"-uroot", "-pPass/word1"}, "word1", []string{"/args/1 credential-flag"}},
+		{"--from-password is a password", []string{"--from-password", "hunter22"}, "hunter22", []string{"/args/1 credential-flag"}},
+		{"alternate value is judged", []string{"--token", "${CI:+abc123def}"}, "abc123def", []string{"/args/1 credential-flag"}},
+		{"secret name that is random", []string{"--secret-name", fake.randomKey}, fake.randomKey, []string{"/args/1 credential-flag"}},
+
+		{"python environ", []string{"-c", "import os; os.environ['OPENAI_API_KEY'] = 'abc123def'; import server"}, "abc123def", []string{"/args/1 credential-assignment"}},
+		{"node process.env", []string{"-e", `process.env["API_TOKEN"]="abc123def"; require("./server")`}, "abc123def", []string{"/args/1 credential-assignment"}},
+		{"gh secret set --body", []string{"secret", "set", "API_KEY", "--body", "abc123def"}, "abc123def", []string{"/args/4 credential-assignment"}},
+		{"doppler secrets set", []string{"-c", "doppler secrets set API_KEY abc123def && exec server"}, "abc123def", []string{"/args/1 credential-assignment"}},
+		{"password inside a substitution", []string{"-c", "COUNT=$(mysql -uroot -pShellPw1 -N -e 'select 1') exec server"}, "ShellPw1", []string{"/args/1 credential-flag"}},
+		{"flag inside backticks", []string{"-c", "DATA=`curl -s --api-key abc123def https://x.example.com` exec server"}, "abc123def", []string{"/args/1 credential-flag"}},
+		{"setx with a switch", []string{"/c", "setx /M API_KEY abc123def"}, "abc123def", []string{"/args/1 credential-assignment"}},
+		{"SetEnvironmentVariable", []string{"-Command", "[Environment]::SetEnvironmentVariable('OPENAI_API_KEY', 'abc123def456', 'User'); npx -y server"}, "abc123def456", []string{"/args/1 credential-assignment"}},
+		{"wallet seed phrase", []string{"--wallet-seed", "abandon ability able about above absent absorb abstract absurd abuse access accident"}, "abandon ability", []string{"/args/1 credential-flag"}},
+		{"id:secret pair", []string{"-y", "@twilio-alpha/mcp", "AC" + fit("0123456789abcdef", 32) + "/SK" + fit("0123456789abcdef", 32) + ":" + fake.randomKey}, fake.randomKey, []string{"/args/2 high-entropy"}},
+
+		// Keys in the paths of RPC providers, and ?appid=.
+		{"infura", []string{"--rpc-url", "https://mainnet.infura.io/v3/" + fit("0123456789abcdef", 32)}, "0123456789abcdef", []string{"/args/1 url-path-secret"}},
+		{"alchemy", []string{"https://eth-mainnet.g.alchemy.com/v2/" + fit("Ex4mpleFake_Key-9", 32)}, "Ex4mpleFake_Key-9", []string{"/args/0 url-path-secret"}},
+		{"ankr", []string{"RPC_URL=https://rpc.ankr.com/eth/" + fit("0123456789abcdef", 64)}, "0123456789abcdef", []string{"/args/0 url-path-secret"}},
+		{"quicknode", []string{"https://late-frost-1234.quiknode.pro/" + fit("0123456789abcdef", 40) + "/"}, "0123456789abcdef", []string{"/args/0 url-path-secret"}},
+		{"blast uuid", []string{"https://eth-mainnet.blastapi.io/550e8400-e29b-41d4-a716-446655440000"}, "550e8400-e29b-41d4", []string{"/args/0 url-path-secret"}},
+		{"appid query", []string{"https://api.openweathermap.org/data/2.5/weather?q=Paris&appid=" + fit("0123456789abcdef", 32)}, "0123456789abcdef", []string{"/args/0 url-query-credential"}},
+
 		// Several findings, sorted by pointer.
 		{"several", []string{"--token", "t-1", "x", "--password=p-1", "postgres://a:b-pass@h/d"}, "b-pass",
 			[]string{"/args/1 credential-flag", "/args/3 credential-flag", "/args/4 url-password"}},
@@ -369,6 +415,42 @@ func TestCheckArgsAccepts(t *testing.T) {
 		{"ids in url paths", []string{"https://mcp.pipedream.net/550e8400-e29b-41d4-a716-446655440000/gmail", "https://api.notion.com/v1/pages/0123456789abcdef0123456789abcdef", "https://example.com/docs/getting-started/installation-guide"}},
 		{"auth methods", []string{"--auth", "oauth", "--auth", "github", "--auth=none", "NEO4J_AUTH=none", "--basic-auth", "false", "--oauth", "true", "--auth", "service-account"}},
 		{"key lookup words", []string{"--key", "user-name", "--key", "my-project-key-2024", "--key", "./server.key", "--key", "name"}},
+
+		// Command substitution and other shell units are references.
+		{"substitution in sh -c", []string{"-c", "GITHUB_TOKEN=$(gh auth token) exec github-mcp-server stdio"}},
+		{"substitution with quotes", []string{"-c", `OPENAI_API_KEY="$(op read 'op://Private/OpenAI/api key')" exec uvx openai-mcp`}},
+		{"nested substitution", []string{"-c", "export DB_PASSWORD=$(vault kv get -field=password secret/$(whoami)/db); exec server"}},
+		{"backticks", []string{"-c", "API_KEY=`pass show mcp/api-key` exec node server.js", "--token", "`gh auth token`"}},
+		{"error-message expansion", []string{"--token", "${GITHUB_TOKEN:?set GITHUB_TOKEN}", "-c", "TOKEN=${TOKEN:?TOKEN is not set} exec server"}},
+		{"template with a dotted path", []string{"--api-key={{ secrets.openai }}", "--token", "{{ .Values.token }}"}},
+		{"powershell command result", []string{"-Command", "$env:API_KEY = (Get-Secret -Name OpenAI -AsPlainText); npx -y server"}},
+		{"shell test", []string{"-c", `[ "$PASSWORD" = "" ] && exit 1; exec server`}},
+		{"commit in a shell assignment", []string{"-c", "export GIT_COMMIT=9fceb02d0ae598e95dc970b74767f19372d61af8 && exec node server.js"}},
+		{"setter words in prose", []string{"--description", "Please set API_KEY in your environment first", "--help-text", "Run git config to set github.token"}},
+		{"powershell cmdlet value", []string{"-Command", "$env:API_KEY = Get-Content C:\\keys\\api.txt; $env:TOKEN = Read-Host -AsSecureString; npx -y server"}},
+		{"set in a shell line", []string{"-c", "set -euo pipefail; set -o allexport; source .env; exec server"}},
+		{"environ with a reference", []string{"-c", "import os; os.environ['API_KEY'] = os.environ['OPENAI_KEY']"}},
+		{"setter with a reference", []string{"/c", "setx API_KEY %API_KEY% && npx -y server", "config", "--global", "user.name", "Alice"}},
+
+		// PEM blocks that hold no private key, and base64 of text.
+		{"pem certificate", []string{"--ca-cert", "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQm3Vt7kLp2Rw9Yb4Nc6Hd1Jf5GswCgYIKoZIzj0EAwIw\nZx8QmVt7kLp2Rw9Yb4Nc6Hd1Jf5Gs0TaQm3Vt7kLp2Rw9Yb4Nc6Hd1Jf5Gs0TaQm3\n-----END CERTIFICATE-----\n"}},
+		{"pem public key", []string{"--public-key", "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEQm3Vt7kLp2Rw9Yb4Nc6Hd1Jf5GsTa\nQm3Vt7kLp2Rw9Yb4Nc6Hd1Jf5Gs0TaQm3Vt7kLp2Rw9Yb4Nc6Hd1Jf5Gs0TaQm3Vt7\n-----END PUBLIC KEY-----"}},
+		{"base64 of a path", []string{b64("/Users/alice/Documents/notes"), b64("/home/bob/projects/mcp-server")}},
+
+		// Placeholders of dots, public keys, identifiers.
+		{"ellipsis placeholders", []string{"--api-key", "sk-...", "--token", "ghp_…", "--secret", "...", "--openai-key", "sk-proj-..."}},
+		{"publishable keys after credential flags", []string{"--api-key", "pk_live_" + fit("51Ex4mpleFake", 40), "--publishable-key", "pk_test_" + fit("51Ex4mpleFake", 40), "--public-token", "pk.eyJ1IjoiYWNtZSIsImEiOiJ" + fit("Ex4mpleFake0", 20) + "In0." + fit("Ex4mple-Fake_", 22)}},
+		{"twilio sids", []string{fake.twilio, "--api-key-sid", fake.twilio, "AC" + fit("0123456789abcdef", 32)}},
+		{"secret objects named", []string{"--set", "auth.existingSecret=mcp-credentials", "--from-secret", "mcp-credentials", "--secret-name", "prod/mcp/db", "--token-secret-ref", "github-token", "--set", "externalSecret=mcp-api"}},
+		{"rpc urls without keys", []string{"https://rpc.ankr.com/eth", "https://mainnet.infura.io/v3/${INFURA_KEY}", "https://eth-mainnet.g.alchemy.com/v2/<your-api-key>", "https://polygon-mainnet.infura.io/ws/v3"}},
+		{"mnemonic words that are not seeds", []string{"--mnemonic-language", "english", "--show-mnemonic", "MNEMONIC_FILE=/run/secrets/seed"}},
+		{"oracle without a password", []string{"sqlplus", "/nolog", "@script.sql", "-S", "scott@db", "/ as sysdba"}},
+		{"paths and packages after -p", []string{"-p./build/v2", "-p@scope/pkg2", "-pkey=value", "-p/usr/lib64"}},
+		{"pgp public key with armor headers", []string{"--pgp-key", "-----BEGIN PGP PUBLIC KEY BLOCK-----\nVersion: GnuPG v2\nComment: alice\n\nmQINBGR4Zx8QmVt7kLp2Rw9Yb4Nc6Hd1Jf5Gs0TaQm3Vt7kLp2Rw9Yb4Nc6Hd1Jf5Gs0TaQ\n=Ab3d\n-----END PGP PUBLIC KEY BLOCK-----"}},
+		{"twilio sids after credential names", []string{"--api-key", fake.twilio, "TWILIO_API_KEY=" + fake.twilio}},
+		{"seeds that are numbers", []string{"--seed", "42", "--random-seed=1234", "SEED=7"}},
+		{"template with spaces in a url", []string{"https://mcp.example.com/sse?token={{ token }}&x=1"}},
+		{"pairs that are no secrets", []string{"localhost:6379", "ghcr.io/org/img:v1.2.3", "www-data:www-data", "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK", "sha512:" + fit("Ab3d+Ef6/Gh9", 86)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -482,6 +564,13 @@ func TestHostileInput(t *testing.T) {
 		"-----BEGIN ", "eyJ", "eyJ.eyJ.", strings.Repeat("-", 1<<18), strings.Repeat("=", 1<<18), strings.Repeat("a", 1<<18),
 		strings.Repeat("://", 1<<16), strings.Repeat(`"k":"`, 1<<15), strings.Repeat(" : ", 1<<15), big,
 		strings.Repeat("${", 1<<15), strings.Repeat("Bearer ", 1<<14),
+		// Found in review: a word that leaves something pending, then an
+		// empty one; an assignment whose quote never closes.
+		"setx", `API_KEY="`, `API_KEY='`, "API_KEY=`", "API_KEY=$(", "API_KEY=${", "set -x", "config --global",
+	}
+	for _, args := range [][]string{{"setx", ""}, {"setx", "API_KEY", ""}, {"config", "--global", ""}, {"mysql", "-p", ""}, {"--token", ""}} {
+		_ = secrets.CheckArgs("/a", args)
+		_ = secrets.CheckStdio("/s", args[0], args[1:])
 	}
 	for _, in := range inputs {
 		_ = secrets.CheckURL("/u", in)

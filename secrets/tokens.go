@@ -164,7 +164,6 @@ var tokenSpecs = [...]tokenSpec{
 	{prefix: "jina_", rule: ruleTokenOther, cs: csWordD, min: 40},
 	{prefix: "ops_eyJ", rule: ruleTokenOther, cs: csWordD | csB64, min: 50},
 	{prefix: "key-", rule: ruleTokenMailgun, cs: csHex, min: 32, max: 32},
-	{prefix: "SK", rule: ruleTokenTwilio, cs: csHex, min: 32, max: 32, check: hasDigit},
 	{prefix: "SG.", rule: ruleTokenSendGrid, cs: csWordD | csDot, min: 60, check: sendGridBody},
 }
 

@@ -13,6 +13,7 @@ import "strings"
 // Oracle's jdbc:oracle:thin:user/password@host, and, when whole is true and
 // s is one word, a scheme-less user:password@host.
 func scanURLs(s string, found func(rule)) {
+	noTpl := false
 	for off := 0; ; {
 		i := strings.Index(s[off:], "://")
 		if i < 0 {
@@ -42,6 +43,15 @@ func scanURLs(s string, found func(rule)) {
 		}
 		end := off
 		for end < limit && !urlStop(s[end]) {
+			// A template reference with spaces, ?token={{ token }}, is
+			// part of the URL.
+			if s[end] == '{' && end+1 < limit && s[end+1] == '{' && !noTpl {
+				if j := strings.Index(s[end:limit], "}}"); j > 0 {
+					end += j + 2
+					continue
+				}
+				noTpl = true // no "}}" after here: stop looking
+			}
 			end++
 		}
 		checkURL(s[start:k], s[off:end], false, found)
@@ -49,6 +59,42 @@ func scanURLs(s string, found func(rule)) {
 	for _, p := range [...]string{"jdbc:oracle:", "JDBC:ORACLE:"} {
 		if i := strings.Index(s, p); i >= 0 {
 			oracleURL(s[i+len(p):], found)
+		}
+	}
+	if strings.Contains(s, "@//") {
+		scanEZConnect(s, found)
+	}
+}
+
+// scanEZConnect finds Oracle's EZConnect login, user/password@//host…,
+// whatever program takes it: "@//" follows no user/password pair but an
+// Oracle one (org/repo@v1 and package specs have no "//").
+func scanEZConnect(s string, found func(rule)) {
+	for off := 0; ; {
+		i := strings.Index(s[off:], "@//")
+		if i < 0 {
+			return
+		}
+		at := off + i
+		off = at + 3
+		// The password: back to the '/' that ends the user name. Neither
+		// walk passes a '/', so each byte is read once.
+		j := at
+		for j > 0 && s[j-1] != '/' && !urlStop(s[j-1]) {
+			j--
+		}
+		if j == 0 || j == at || s[j-1] != '/' {
+			continue
+		}
+		u := j - 1
+		for u > 0 && oracleIdentChar(s[u-1]) {
+			u--
+		}
+		if u == j-1 || (u > 0 && !urlStop(s[u-1]) && strings.IndexByte("=:(,;", s[u-1]) < 0) {
+			continue
+		}
+		if urlPasswordSecret(s[j:at]) {
+			found(ruleURLPassword)
 		}
 	}
 }
@@ -102,6 +148,9 @@ func checkURL(scheme, rest string, server bool, found func(rule)) {
 	}
 	if server || mcpEndpoint(rest[:authEnd+len(path)]) {
 		checkPath(path, found)
+	}
+	if hostStart <= authEnd && keyPathHost(rest[hostStart:authEnd]) {
+		checkKeyPath(path, found)
 	}
 	paramsEnd := len(rest)
 	if q >= 0 {
@@ -201,9 +250,10 @@ func checkParams(q string, found func(rule)) {
 			continue
 		}
 		st := classifyName(name)
-		if strings.EqualFold(name, "key") {
-			// ?key= is Google's API key parameter and many others'; only
-			// a plain word (?key=name) is taken for a lookup key.
+		if strings.EqualFold(name, "key") || strings.EqualFold(name, "appid") {
+			// ?key= is Google's API key parameter and many others', and
+			// ?appid= OpenWeather's and Wolfram Alpha's; only a plain word
+			// (?key=name) is taken for a lookup key.
 			if !plainWord(value) && literalSecret(strong, value) {
 				found(ruleURLQueryCredential)
 			}
@@ -323,6 +373,67 @@ func checkPath(path string, found func(rule)) {
 			seg = seg[:j]
 		}
 		if bareRandom(seg) {
+			found(ruleURLPathSecret)
+			return
+		}
+	}
+}
+
+// Hosts that put the caller's API key in the URL's path: blockchain RPC
+// providers (https://mainnet.infura.io/v3/<key>,
+// https://eth-mainnet.g.alchemy.com/v2/<key>, https://rpc.ankr.com/eth/<key>).
+// Matched as the host or a suffix after a dot.
+var keyPathHosts = []string{
+	"infura.io", "alchemy.com", "alchemyapi.io", "quiknode.pro", "ankr.com", "blastapi.io",
+	"getblock.io", "nodereal.io", "p2pify.com", "chainstack.com", "nownodes.io", "moralis-nodes.com",
+	"pokt.network", "chainnodes.org", "allthatnode.com", "onfinality.io",
+}
+
+// keyPathHost reports whether authority (host and maybe a port) is one of
+// keyPathHosts.
+func keyPathHost(authority string) bool {
+	host := authority
+	if c := strings.LastIndexByte(host, ':'); c >= 0 && !strings.Contains(host[c:], "]") {
+		host = host[:c]
+	}
+	for _, h := range keyPathHosts {
+		if len(host) >= len(h) && strings.EqualFold(host[len(host)-len(h):], h) &&
+			(len(host) == len(h) || host[len(host)-len(h)-1] == '.') {
+			return true
+		}
+	}
+	return false
+}
+
+// checkKeyPath: on a keyPathHost, a path segment of 20 or more letters and
+// digits (hex and UUIDs included, as these providers' keys are) with
+// digits and letters both is the key. Network names (eth, polygon-mainnet)
+// and versions (v3) are not.
+func checkKeyPath(path string, found func(rule)) {
+	for path != "" {
+		var seg string
+		if j := strings.IndexByte(path, '/'); j >= 0 {
+			seg, path = path[:j], path[j+1:]
+		} else {
+			seg, path = path, ""
+		}
+		if len(seg) < 20 || len(seg) > 256 {
+			continue
+		}
+		digits, letters := 0, 0
+		ok := true
+		for i := 0; i < len(seg); i++ {
+			switch c := seg[i]; {
+			case isDigit(c):
+				digits++
+			case isUpper(c), isLower(c):
+				letters++
+			case c == '-' || c == '_':
+			default:
+				ok = false
+			}
+		}
+		if ok && digits >= 2 && letters >= 2 && !placeholder(seg) {
 			found(ruleURLPathSecret)
 			return
 		}

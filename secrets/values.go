@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"encoding/base64"
 	"math"
 	"strings"
 )
@@ -11,6 +12,9 @@ import (
 // default (${NAME:-value}) returns its default: a literal default is the
 // secret a definition would record, so callers judge it as the value.
 func reference(v string) (ok bool, def string) {
+	if len(v) > maxValue {
+		v = v[:maxValue] // see maxValue; keeps ${${${… linear
+	}
 	found := false
 	run := 0 // length of the current run of literal letters and digits
 	for i := 0; i < len(v); {
@@ -55,6 +59,9 @@ func reference(v string) (ok bool, def string) {
 // refAt returns the length of the reference starting at v[i], or 0, and
 // the reference's default value if it has one.
 func refAt(v string, i int) (n int, def string) {
+	if i >= len(v) {
+		return 0, ""
+	}
 	rest := v[i:]
 	switch {
 	case strings.HasPrefix(rest, "${{"): // GitHub Actions: ${{ secrets.X }}
@@ -80,9 +87,14 @@ func refAt(v string, i int) (n int, def string) {
 		tail := body[name:]
 		switch {
 		case tail == "":
-		case strings.HasPrefix(tail, ":-"), strings.HasPrefix(tail, ":="):
+		case strings.HasPrefix(tail, ":?"), strings.HasPrefix(tail, "?"):
+			// ${NAME:?message}: the text is the error shown when NAME is
+			// unset, never a value.
+		case strings.HasPrefix(tail, ":-"), strings.HasPrefix(tail, ":="), strings.HasPrefix(tail, ":+"):
+			// A default, or (:+) the value used when NAME is set: either
+			// way a literal that would be recorded.
 			def = tail[2:]
-		case strings.HasPrefix(tail, "-"), strings.HasPrefix(tail, "="):
+		case strings.HasPrefix(tail, "-"), strings.HasPrefix(tail, "="), strings.HasPrefix(tail, "+"):
 			def = tail[1:]
 		case strings.HasPrefix(tail, ":"):
 			// ${input:id} or ${env:NAME} where the kind is the ident.
@@ -94,8 +106,13 @@ func refAt(v string, i int) (n int, def string) {
 		}
 		return j + 1, def
 	case strings.HasPrefix(rest, "$("):
-		if j := strings.IndexByte(rest, ')'); j > 2 {
+		// Command substitution: the secret comes from a command at launch.
+		if j := closeParen(rest, 1); j > 2 {
 			return j + 1, ""
+		}
+	case rest[0] == '`':
+		if j := strings.IndexByte(rest[1:], '`'); j > 0 {
+			return j + 2, ""
 		}
 	case strings.HasPrefix(rest, "$env:"), strings.HasPrefix(rest, "$ENV:"): // PowerShell
 		if k := identLen(rest[5:]); k > 0 {
@@ -120,6 +137,24 @@ func refAt(v string, i int) (n int, def string) {
 		}
 	}
 	return 0, ""
+}
+
+// closeParen returns the index of the ')' that closes the '(' at s[open],
+// or -1. Parentheses nest; quotes are not read.
+func closeParen(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // identLen is the length of the identifier ([A-Za-z_][A-Za-z0-9_]*) at the
@@ -152,8 +187,110 @@ func placeholder(v string) bool {
 	if v == "REDACTED" || v == "[REDACTED]" || v == "**REDACTED**" || v == "<redacted>" {
 		return true
 	}
-	return maskLike(v)
+	return maskLike(v) || ellipsis(v)
 }
+
+// ellipsis: dots or an ellipsis where the value goes, after at most a
+// token's prefix: "...", "…", "sk-...", "ghp_…", "sk-proj-...". Nothing of
+// a key is there. A value with characters of its own before the dots
+// ("abc123...") is not taken for one: it may be a password with dots.
+func ellipsis(v string) bool {
+	end := len(v)
+	dots := 0
+	for end > 0 {
+		if v[end-1] == '.' {
+			end--
+			dots++
+		} else if strings.HasSuffix(v[:end], "…") {
+			end -= len("…")
+			dots += 3
+		} else {
+			break
+		}
+	}
+	if dots < 3 {
+		return false
+	}
+	prefix := v[:end]
+	if prefix == "" {
+		return true
+	}
+	if len(prefix) > 16 {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if c := prefix[i]; !isAlnum(c) && c != '-' && c != '_' {
+			return false
+		}
+	}
+	// sk-, ghp_, xoxb-: a prefix ends in a separator, or is a known one.
+	if c := prefix[len(prefix)-1]; c == '-' || c == '_' {
+		return true
+	}
+	for k := range tokenSpecs {
+		if tokenSpecs[k].prefix == prefix {
+			return true
+		}
+	}
+	return false
+}
+
+// seedPhrase: 12 to 24 short lowercase words, as BIP-39 mnemonics are
+// written.
+func seedPhrase(v string) bool {
+	words, n := 0, 0
+	for i := 0; i <= len(v); i++ {
+		if i < len(v) && isLower(v[i]) {
+			n++
+			continue
+		}
+		if i < len(v) && v[i] != ' ' {
+			return false
+		}
+		if n < 3 || n > 8 {
+			return false
+		}
+		words, n = words+1, 0
+	}
+	return words >= 12 && words <= 24 && words%3 == 0
+}
+
+// identifierByDesign: values of credential-looking shape that their
+// services document as identifiers, the secret being separate: Twilio's
+// API key and account SIDs (SK… and AC… and 32 hex), which TWILIO_API_KEY
+// and --api-key-sid hold beside TWILIO_API_SECRET.
+func identifierByDesign(v string) bool {
+	if len(v) != 34 || (v[:2] != "SK" && v[:2] != "AC") {
+		return false
+	}
+	for i := 2; i < len(v); i++ {
+		if !isDigit(v[i]) && (v[i] < 'a' || v[i] > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// publicByDesign: keys their services publish on purpose, in web pages
+// and apps, and that grant nothing secret: Stripe's (and Clerk's)
+// publishable keys, Mapbox public tokens, Supabase publishable keys and
+// PostHog project keys.
+func publicByDesign(v string) bool {
+	for _, p := range publicKeyPrefixes {
+		if strings.HasPrefix(v, p) && len(v) > len(p)+8 {
+			body := v[len(p):]
+			for i := 0; i < len(body); i++ {
+				if c := body[i]; !isAlnum(c) && c != '_' && c != '-' && c != '.' {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+var publicKeyPrefixes = []string{"pk_live_", "pk_test_", "pk.eyJ", "sb_publishable_", "phc_"}
 
 // maskLike: only x, X, * and separators, at least three of the first kind.
 func maskLike(v string) bool {
@@ -353,7 +490,75 @@ func bareRandom(v string) bool {
 	if hex || upper == 0 || lower == 0 || digits < 2 || longest < 16 || transitions < 10 {
 		return false
 	}
-	return !wordLike(v) && entropy(v) >= 4.0
+	if prefixedHex(v) || wordLike(v) || entropy(v) < 4.0 {
+		return false
+	}
+	// Base64 of text (a path, a sentence) is random-looking but holds
+	// what its text holds, and the base64 scan has judged that.
+	return !base64Text(v)
+}
+
+// prefixedHex: a hex ID after a type prefix of up to four letters, as
+// Twilio's SIDs (AC…, SK…, PN…) are: an identifier, like bare hex.
+func prefixedHex(v string) bool {
+	h := len(v) // where the hex tail starts
+	for h > 0 && isHex(v[h-1]) {
+		h--
+	}
+	if len(v)-h < 24 {
+		return false
+	}
+	p := h
+	if p > 0 && (v[p-1] == '_' || v[p-1] == '-') {
+		p--
+	}
+	if p > 4 {
+		return false
+	}
+	for i := 0; i < p; i++ {
+		if !isUpper(v[i]) && !isLower(v[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// base64Text reports whether v is base64 (standard or URL-safe, padded or
+// not) of printable text that is not itself key material: a path, a
+// sentence, a name. Base64 of random bytes is not text; base64 of hex or
+// of a random string is, but its text is random, and is refused.
+func base64Text(v string) bool {
+	if len(v) > 1024 {
+		return false
+	}
+	for len(v) > 0 && v[len(v)-1] == '=' {
+		v = v[:len(v)-1]
+	}
+	var buf [768]byte
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		n, err := enc.Decode(buf[:], []byte(v))
+		if err != nil {
+			continue
+		}
+		t := buf[:n]
+		if !printable(t) {
+			return false
+		}
+		// Each run of letters and digits in the text must read as words
+		// or numbers, not as a key.
+		start := 0
+		for i := 0; i <= len(t); i++ {
+			if i < len(t) && isAlnum(t[i]) {
+				continue
+			}
+			if randomSegment(string(t[start:i])) {
+				return false
+			}
+			start = i + 1
+		}
+		return true
+	}
+	return false
 }
 
 // wordLike: much of v is runs of four or more letters of one case, as in
@@ -388,7 +593,7 @@ func wordLike(v string) bool {
 
 // notKeyPrefixes start long random-looking strings that are not secrets:
 // integrity digests, and SSH public keys (base64 of "\0\0\0\x0bssh-…").
-var notKeyPrefixes = []string{"sha1-", "sha256-", "sha384-", "sha512-", "sha256:", "sha512:", "md5-", "blake3:", "AAAA"}
+var notKeyPrefixes = []string{"sha1-", "sha256-", "sha384-", "sha512-", "sha1:", "sha256:", "sha384:", "sha512:", "md5-", "md5:", "blake3:", "AAAA"}
 
 // entropy is the Shannon entropy of s in bits per byte, over at most its
 // first 256 bytes.
@@ -468,7 +673,7 @@ func literalSecret(st strength, v string) bool {
 			return false
 		}
 	}
-	if placeholder(v) || secretStoreRef(v) {
+	if placeholder(v) || secretStoreRef(v) || publicByDesign(v) || identifierByDesign(v) {
 		return false
 	}
 	switch st {
@@ -484,7 +689,11 @@ func literalSecret(st strength, v string) bool {
 	case keyAlone:
 		return !identifierLike(v) && !plainSetting(v) && !pathLike(v) && !isPairList(v)
 	case weak:
-		return looksRandom(v) || userPassword(v)
+		// --seed 42 is a number; --wallet-seed "abandon ability …" is
+		// a wallet.
+		return looksRandom(v) || userPassword(v) || seedPhrase(v)
+	case nameRef:
+		return looksRandom(v)
 	}
 	return false
 }

@@ -96,9 +96,10 @@ func scanFile(name string, stdout, stderr io.Writer) int {
 	n := 0
 	for i := range cfg.Servers {
 		s := &cfg.Servers[i]
+		// Command and args together: the command says what a flag
+		// means (mysql -pSECRET, sshpass -p SECRET).
 		found := refusals.All(refusals.Join(
-			secrets.CheckCommand(refusals.Append(s.Pointer, "command"), s.Command),
-			secrets.CheckArgs(refusals.Append(s.Pointer, "args"), s.Args),
+			secrets.CheckStdio(s.Pointer, s.Command, s.Args),
 			secrets.CheckURL(s.URLPointer(), s.URL),
 		))
 		for _, r := range found {
