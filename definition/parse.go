@@ -248,10 +248,7 @@ func checkRecord(r *AgentRecord, ptr string, top bool) error {
 			fail(refusals.ErrInvalid, p, "servers-order", "servers must be sorted by name and unique")
 		}
 		servers[s.Name] = true
-		if err := secrets.CheckCommand(refusals.Append(p, keyCommand), s.Command); err != nil {
-			errs = append(errs, err)
-		}
-		if err := secrets.CheckArgs(refusals.Append(p, keyArgs), s.Args); err != nil {
+		if err := secrets.CheckStdio(p, s.Command, s.Args); err != nil {
 			errs = append(errs, err)
 		}
 		if err := secrets.CheckURL(refusals.Append(p, keyURL), s.URL); err != nil {

@@ -54,10 +54,9 @@ func (b *builder) servers(used map[string]*serverUse, base string) []Server {
 			for i, a := range s.Args {
 				b.checkText(refusals.Append(sp, keyArgs), strconv.Itoa(i), a)
 			}
-			if err := secrets.CheckCommand(refusals.Append(sp, keyCommand), s.Command); err != nil {
-				b.errs = append(b.errs, withSubject(err, name))
-			}
-			if err := secrets.CheckArgs(refusals.Append(sp, keyArgs), s.Args); err != nil {
+			// Command and args together: the command says what a flag
+			// means (mysql -pSECRET, sshpass -p SECRET).
+			if err := secrets.CheckStdio(sp, s.Command, s.Args); err != nil {
 				b.errs = append(b.errs, withSubject(err, name))
 			}
 		case TransportSSE, TransportStreamableHTTP, TransportWebSocket:

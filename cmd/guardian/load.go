@@ -316,11 +316,7 @@ func disabled(s mcpconfig.Server) bool {
 // checkServer refuses, at pointers into the config, what the definition
 // would refuse of the server as written.
 func checkServer(s mcpconfig.Server) error {
-	errs := []error{
-		secrets.CheckCommand(refusals.Append(s.Pointer, "command"), s.Command),
-		secrets.CheckArgs(refusals.Append(s.Pointer, "args"), s.Args),
-		secrets.CheckURL(s.URLPointer(), s.URL),
-	}
+	errs := []error{credentials(&s)}
 	if s.Transport == mcpconfig.WebSocket {
 		errs = append(errs, &refusals.Error{Kind: refusals.ErrWebSocket, Pointer: s.Pointer, Rule: "websocket", Subject: s.Name,
 			Fix: "reach the server over streamable HTTP, SSE or stdio, or leave it out with --servers"})

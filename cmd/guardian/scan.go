@@ -85,6 +85,17 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
+// credentials refuses, at pointers into the config, the credentials a
+// server's command, args and URL hold: where a definition would record
+// them. Command and args are read together, as the command says what a flag
+// means (mysql -pSECRET, sshpass -p SECRET).
+func credentials(s *mcpconfig.Server) error {
+	return refusals.Join(
+		secrets.CheckStdio(s.Pointer, s.Command, s.Args),
+		secrets.CheckURL(s.URLPointer(), s.URL),
+	)
+}
+
 // scanFile scans one file and reports on it; it returns the exit code the
 // file alone would give.
 func scanFile(name string, stdout, stderr io.Writer) int {
@@ -96,12 +107,7 @@ func scanFile(name string, stdout, stderr io.Writer) int {
 	n := 0
 	for i := range cfg.Servers {
 		s := &cfg.Servers[i]
-		// Command and args together: the command says what a flag
-		// means (mysql -pSECRET, sshpass -p SECRET).
-		found := refusals.All(refusals.Join(
-			secrets.CheckStdio(s.Pointer, s.Command, s.Args),
-			secrets.CheckURL(s.URLPointer(), s.URL),
-		))
+		found := refusals.All(credentials(s))
 		for _, r := range found {
 			printRefusal(stdout, name, r)
 		}
@@ -227,12 +233,7 @@ func scanJSON(ctx context.Context, files []string, stdout io.Writer) int {
 			f.Servers = len(cfg.Servers)
 			for i := range cfg.Servers {
 				s := &cfg.Servers[i]
-				found := refusals.Join(
-					secrets.CheckCommand(refusals.Append(s.Pointer, "command"), s.Command),
-					secrets.CheckArgs(refusals.Append(s.Pointer, "args"), s.Args),
-					secrets.CheckURL(s.URLPointer(), s.URL),
-				)
-				for _, x := range refusals.All(found) {
+				for _, x := range refusals.All(credentials(s)) {
 					ps = append(ps, refusalProblem(name, x))
 				}
 			}
