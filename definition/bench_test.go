@@ -2,6 +2,7 @@ package definition_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -17,11 +18,15 @@ func benchAgent(b *testing.B) *definition.Agent {
 	conns := map[string]mcpservers.Connection{}
 	for s := range 20 {
 		name := fmt.Sprintf("server%02d", s)
-		var names []string
+		// Every tool has a schema of its own, as real servers' tools do.
+		spec := serverSpec{Name: name}
 		for t := range 10 {
-			names = append(names, fmt.Sprintf("%s_tool%02d", name, t))
+			tool := fmt.Sprintf("%s_tool%02d", name, t)
+			spec.Tools = append(spec.Tools, toolSpec{Name: tool, Description: "The " + tool + " tool: it does one thing well.",
+				Schema: json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"query_%d":{"type":"string","description":"what to look for"},"limit":{"type":"integer","minimum":1,"maximum":%d}},"required":["query_%d"]}`, t, 10+s, t)),
+				Annotations: &annotations{ReadOnly: ptr(t%2 == 0)}})
 		}
-		conns[name] = stdio(b, docsSpec(name, names...), "--index", fmt.Sprint(s))
+		conns[name] = stdio(b, spec, "--index", fmt.Sprint(s))
 	}
 	var ics []mcpservers.Interceptor
 	for i := range 20 {

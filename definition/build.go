@@ -3,9 +3,11 @@ package definition
 import (
 	"cmp"
 	"encoding/binary"
+	"hash/maphash"
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -31,7 +33,7 @@ func Build(a *Agent, opts *Options) (*Definition, error) {
 	if a == nil {
 		return nil, &refusals.Error{Kind: refusals.ErrInvalid, Rule: "agent-nil", Fix: "pass the *Agent to record"}
 	}
-	b := &builder{fp: fp, visiting: map[*Agent]bool{}, walk: newWalker()}
+	b := &builder{fp: fp, visiting: map[*Agent]bool{}, walk: newWalker(), seed: maphash.MakeSeed()}
 	rec, idx := b.agent(a, "")
 	if len(b.errs) > 0 {
 		return nil, refusals.Join(b.errs...)
@@ -49,7 +51,8 @@ type builder struct {
 	// a code list by its values' identity: the tools of one client share
 	// their interceptors and handlers.
 	hashes map[string]string
-	codes  map[string]*codeInfo
+	codes  map[uint64][]*codeInfo
+	seed   maphash.Seed
 	parser canonjson.Parser
 }
 
@@ -89,6 +92,7 @@ type pending struct {
 	record MCPRecord
 	name   string
 	code   *codeInfo // an MCP tool's code, once tool has analysed it
+	given  int       // its place among the tools given
 }
 
 // agent records one agent (and its sub-agents) at pointer base.
@@ -182,7 +186,7 @@ func (b *builder) gather(a *Agent, base string) []*pending {
 			return
 		}
 		seen.add(t, m, r)
-		out = append(out, &pending{tool: t, mcp: m, record: r, name: t.Name()})
+		out = append(out, &pending{tool: t, mcp: m, record: r, name: t.Name(), given: len(out)})
 	}
 	for _, t := range a.Tools {
 		add(t, "Agent.Tools")
@@ -196,7 +200,13 @@ func (b *builder) gather(a *Agent, base string) []*pending {
 			add(t, "a middleware")
 		}
 	}
-	slices.SortStableFunc(out, func(x, y *pending) int { return cmp.Compare(x.name, y.name) })
+	// By name, tools of one name in the order given.
+	slices.SortFunc(out, func(x, y *pending) int {
+		if c := strings.Compare(x.name, y.name); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.given, y.given)
+	})
 	for i := 1; i < len(out); i++ {
 		if out[i].name == out[i-1].name {
 			b.refuse(refusals.ErrInvalid, refusals.Append(base, keyTools, strconv.Itoa(i)), "tool-name-duplicate", out[i].name,
@@ -232,7 +242,7 @@ func (b *builder) tool(p *pending, tp string) (ToolRecord, toolValues) {
 		tv.output, tv.hasOutput = b.schema(tp, keyOutputSchema, p.name, r.OutputSchema, false)
 		tv.annotations, tv.hasAnnotations = b.object(tp, keyAnnotations, p.name, r.Annotations)
 		p.code = b.code(hp, p.name, r.Code)
-		parts = p.code.parts
+		tr.SourceHash = p.code.hash
 	} else {
 		var d fingerprint.Digest
 		var err error
@@ -247,7 +257,9 @@ func (b *builder) tool(p *pending, tp string) (ToolRecord, toolValues) {
 			parts = append(parts, fingerprint.Part{Role: string(RoleFunc), Digest: d})
 		}
 	}
-	tr.SourceHash = b.combine(parts)
+	if p.mcp == nil {
+		tr.SourceHash = b.combine(parts)
+	}
 	return tr, tv
 }
 
@@ -274,10 +286,25 @@ func roleRank(r Role) int {
 }
 
 // codeInfo is what Build learns from one tool's code: its fingerprinted
-// parts, and the MCP tools the code values hold.
+// parts, its sourceHash, and the MCP tools the code values hold.
 type codeInfo struct {
 	parts []fingerprint.Part
+	hash  string
 	held  []MCPTool
+	ids   []codeID // the code list's identity, to check a hash match
+}
+
+// codeID is one code value's identity: its role and interface words. The
+// same boxed value, func or pointer gives the same words; the values are
+// alive for the whole Build (the tools hold them), so no address is reused
+// while it is compared.
+type codeID struct {
+	role  Role
+	words [2]uintptr
+}
+
+func idOf(c Code) codeID {
+	return codeID{role: c.Role, words: *(*[2]uintptr)(unsafe.Pointer(&c.Value))}
 }
 
 // code analyses an MCP tool's code, memoised by the identity of the code
@@ -286,38 +313,48 @@ type codeInfo struct {
 // refused is not memoised, so every tool that has it is refused at its own
 // pointer.
 func (b *builder) code(hp, tool string, code []Code) *codeInfo {
-	key := codeKey(code)
-	if ci, ok := b.codes[key]; ok {
-		return ci
+	h := maphash.Hash{}
+	h.SetSeed(b.seed)
+	for _, c := range code {
+		id := idOf(c)
+		h.WriteString(string(id.role))
+		var w [16]byte
+		binary.LittleEndian.PutUint64(w[:8], uint64(id.words[0]))
+		binary.LittleEndian.PutUint64(w[8:], uint64(id.words[1]))
+		h.Write(w[:])
+	}
+	sum := h.Sum64()
+	for _, ci := range b.codes[sum] {
+		if len(ci.ids) == len(code) && sameIDs(ci.ids, code) {
+			return ci
+		}
 	}
 	before := len(b.errs)
 	ci := &codeInfo{parts: b.codeParts(hp, tool, code)}
+	ci.hash = b.combine(ci.parts)
 	for _, c := range code {
 		b.walk.find(c.Value, func(h MCPTool) { ci.held = append(ci.held, h) })
 	}
 	if len(b.errs) == before {
-		if b.codes == nil {
-			b.codes = map[string]*codeInfo{}
+		ci.ids = make([]codeID, len(code))
+		for i, c := range code {
+			ci.ids[i] = idOf(c)
 		}
-		b.codes[key] = ci
+		if b.codes == nil {
+			b.codes = map[uint64][]*codeInfo{}
+		}
+		b.codes[sum] = append(b.codes[sum], ci)
 	}
 	return ci
 }
 
-// codeKey identifies a code list by its roles and the interface words of
-// its values: the same boxed value, func or pointer gives the same words.
-// The values are alive for the whole Build (the tools hold them), so no
-// address is reused while the key is in use.
-func codeKey(code []Code) string {
-	key := make([]byte, 0, len(code)*(2*8+12))
-	for _, c := range code {
-		key = append(key, c.Role...)
-		key = append(key, 0)
-		w := *(*[2]uintptr)(unsafe.Pointer(&c.Value))
-		key = binary.LittleEndian.AppendUint64(key, uint64(w[0]))
-		key = binary.LittleEndian.AppendUint64(key, uint64(w[1]))
+func sameIDs(ids []codeID, code []Code) bool {
+	for i, c := range code {
+		if ids[i] != idOf(c) {
+			return false
+		}
 	}
-	return string(key)
+	return true
 }
 
 // codeParts fingerprints an MCP tool's code, in role order.

@@ -77,28 +77,24 @@ func quote(s string) string {
 	return "\"" + strings.ReplaceAll(s, "\"", "\\\"") + "\""
 }
 
-// toolSet identifies tools: pointer-shaped values by type and address, any
-// other MCP tool by its server and name.
+// toolSet identifies tools: pointer-shaped values by their interface words
+// (type and address), any other MCP tool by its server and name.
 type toolSet struct {
-	ptrs  map[ptrKey]bool
+	ptrs  map[[2]uintptr]bool
 	named map[string]bool
 }
 
-type ptrKey struct {
-	t reflect.Type
-	p uintptr
-}
-
 func newToolSet() *toolSet {
-	return &toolSet{ptrs: map[ptrKey]bool{}, named: map[string]bool{}}
+	return &toolSet{ptrs: map[[2]uintptr]bool{}, named: map[string]bool{}}
 }
 
-func keyOf(t any) (ptrKey, bool) {
-	v := reflect.ValueOf(t)
-	if v.Kind() == reflect.Pointer {
-		return ptrKey{v.Type(), v.Pointer()}, true
+// keyOf is t's identity when t is a pointer: its interface words, type and
+// address. (A struct and its first field share an address, not a type.)
+func keyOf(t any) ([2]uintptr, bool) {
+	if t == nil || reflect.TypeOf(t).Kind() != reflect.Pointer {
+		return [2]uintptr{}, false
 	}
-	return ptrKey{}, false
+	return *(*[2]uintptr)(unsafe.Pointer(&t)), true
 }
 
 func namedKey(m MCPTool, r MCPRecord) string { return r.Server.Name + "\x00" + m.Name() }
