@@ -23,7 +23,7 @@ func benchAgent(b *testing.B) *definition.Agent {
 		for t := range 10 {
 			tool := fmt.Sprintf("%s_tool%02d", name, t)
 			spec.Tools = append(spec.Tools, toolSpec{Name: tool, Description: "The " + tool + " tool: it does one thing well.",
-				Schema: json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"query_%d":{"type":"string","description":"what to look for"},"limit":{"type":"integer","minimum":1,"maximum":%d}},"required":["query_%d"]}`, t, 10+s, t)),
+				Schema:      json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"query_%d":{"type":"string","description":"what to look for"},"limit":{"type":"integer","minimum":1,"maximum":%d}},"required":["query_%d"]}`, t, 10+s, t)),
 				Annotations: &annotations{ReadOnly: ptr(t%2 == 0)}})
 		}
 		conns[name] = stdio(b, spec, "--index", fmt.Sprint(s))
