@@ -2,7 +2,6 @@ package definition
 
 import (
 	"cmp"
-	"encoding/binary"
 	"hash/maphash"
 	"reflect"
 	"slices"
@@ -53,6 +52,7 @@ type builder struct {
 	hashes map[string]string
 	codes  map[uint64][]*codeInfo
 	seed   maphash.Seed
+	ids    []codeID // scratch
 	parser canonjson.Parser
 }
 
@@ -313,16 +313,17 @@ func idOf(c Code) codeID {
 // refused is not memoised, so every tool that has it is refused at its own
 // pointer.
 func (b *builder) code(hp, tool string, code []Code) *codeInfo {
+	ids := b.ids[:0]
+	for _, c := range code {
+		ids = append(ids, idOf(c))
+	}
+	b.ids = ids
+	// The ids' memory as bytes: equal ids hash equal (a role's string
+	// header may differ for equal roles; that only misses the memo).
+	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(ids))), len(ids)*int(unsafe.Sizeof(codeID{})))
 	h := maphash.Hash{}
 	h.SetSeed(b.seed)
-	for _, c := range code {
-		id := idOf(c)
-		h.WriteString(string(id.role))
-		var w [16]byte
-		binary.LittleEndian.PutUint64(w[:8], uint64(id.words[0]))
-		binary.LittleEndian.PutUint64(w[8:], uint64(id.words[1]))
-		h.Write(w[:])
-	}
+	h.Write(raw)
 	sum := h.Sum64()
 	for _, ci := range b.codes[sum] {
 		if len(ci.ids) == len(code) && sameIDs(ci.ids, code) {
