@@ -141,3 +141,24 @@ func TestComparePointers(t *testing.T) {
 		}
 	}
 }
+
+func FuzzTokens(f *testing.F) {
+	for _, s := range []string{"", "/", "/a/b", "/a~0b/c~1d", "/~", "a", "/~2", "/0/10/x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		toks, err := Tokens(p)
+		if err != nil {
+			if err.Error() != errBadPointer.Error() {
+				t.Fatalf("Tokens error %q quotes more than it should", err)
+			}
+			return
+		}
+		if back := Pointer(toks...); back != p {
+			t.Fatalf("Pointer(Tokens(%q)) = %q", p, back)
+		}
+		if ComparePointers(p, p) != 0 {
+			t.Fatalf("ComparePointers(%q, itself) != 0", p)
+		}
+	})
+}
