@@ -309,7 +309,7 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 			return nil, s.connectError(ErrConnect, "cannot start the command: "+s.red.describe(err), err)
 		}
 		sess.proc = proc
-		tr = transport.NewIO(&eofReader{r: proc.stdout, sess: sess}, proc.stdin, nil)
+		tr = stdioConn{transport.NewIO(&eofReader{r: proc.stdout, sess: sess}, proc.stdin, nil)}
 	case definition.TransportStreamableHTTP:
 		hc, own := newHTTPClient(cfg, nil)
 		sess.own, sess.http = own, true
@@ -634,15 +634,39 @@ func (e *eofReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// streamable passes a streamable HTTP transport through, hiding only that
-// continuous listening asks for the pre-2026 protocol: mcp-go then probes
+// vet checks what a connection's transport answered a request, for mcp-go's
+// requests as for ours.
+func vet(r transport.JSONRPCRequest, resp *transport.JSONRPCResponse, err error) (*transport.JSONRPCResponse, error) {
+	if err == nil {
+		err = checkDiscover(r, resp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// stdioConn passes a stdio transport through, vetting its answers.
+type stdioConn struct{ *transport.Stdio }
+
+func (s stdioConn) SendRequest(ctx context.Context, r transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	resp, err := s.Stdio.SendRequest(ctx, r)
+	return vet(r, resp, err)
+}
+
+var _ transport.BidirectionalInterface = stdioConn{}
+
+// streamable passes a streamable HTTP transport through, vetting its
+// answers and hiding that continuous
+// listening asks for the pre-2026 protocol: mcp-go then probes
 // server/discover as usual, and opens the GET stream only if the server
 // turns out to speak an older version.
 type streamable struct{ t *transport.StreamableHTTP }
 
 func (s streamable) Start(ctx context.Context) error { return s.t.Start(ctx) }
 func (s streamable) SendRequest(ctx context.Context, r transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	return s.t.SendRequest(ctx, r)
+	resp, err := s.t.SendRequest(ctx, r)
+	return vet(r, resp, err)
 }
 func (s streamable) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
 	return s.t.SendNotification(ctx, n)

@@ -18,8 +18,9 @@ import (
 // with mcp-go's own client handlers, and posts the answer to the session's
 // message endpoint, as the SSE transport would if it could.
 
-// sseConn passes an SSE transport through, and takes the request handler
-// mcp-go's client offers transports that can carry server requests.
+// sseConn passes an SSE transport through, vetting its answers, and takes
+// the request handler mcp-go's client offers
+// transports that can carry server requests.
 type sseConn struct {
 	t *transport.SSE
 
@@ -29,7 +30,8 @@ type sseConn struct {
 
 func (s *sseConn) Start(ctx context.Context) error { return s.t.Start(ctx) }
 func (s *sseConn) SendRequest(ctx context.Context, r transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	return s.t.SendRequest(ctx, r)
+	resp, err := s.t.SendRequest(ctx, r)
+	return vet(r, resp, err)
 }
 func (s *sseConn) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
 	return s.t.SendNotification(ctx, n)

@@ -355,7 +355,16 @@ func rawServer(fault string) int {
 		}
 		switch req.Method {
 		case "server/discover":
-			if fault == "ignore-discover" {
+			switch fault {
+			case "ignore-discover":
+				continue
+			case "empty-discover":
+				// As the MCP conformance suite's servers answer what
+				// they do not know.
+				answer(req.ID, `{}`)
+				continue
+			case "old-discover":
+				answer(req.ID, `{"supportedVersions":["2025-06-18","2025-03-26"]}`)
 				continue
 			}
 			send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": "Method not found"}})
