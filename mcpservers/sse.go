@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -31,7 +33,43 @@ type sseConn struct {
 func (s *sseConn) Start(ctx context.Context) error { return s.t.Start(ctx) }
 func (s *sseConn) SendRequest(ctx context.Context, r transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	resp, err := s.t.SendRequest(ctx, r)
+	if err != nil && strings.HasPrefix(err.Error(), "timeout waiting for SSE response") {
+		// mcp-go arms a timer of its own for the time left before ctx's
+		// deadline (the response timeout it would otherwise use is set to
+		// forever), and it often fires a moment before ctx is done. The
+		// request was ended by its deadline: say so, as on the other
+		// transports.
+		if ctxErr := awaitDeadline(ctx); ctxErr != nil {
+			err = ctxErr
+		}
+	}
 	return vet(r, resp, err)
+}
+
+// deadlineGrace is how long past ctx's deadline awaitDeadline waits for
+// ctx to be done.
+const deadlineGrace = time.Second
+
+// awaitDeadline waits, when ctx's deadline is at most deadlineGrace away,
+// until ctx is done, and returns its error; nil when ctx has no deadline,
+// or one further off, or is not done in time.
+func awaitDeadline(ctx context.Context) error {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return nil
+	}
+	left := time.Until(deadline)
+	if left > deadlineGrace {
+		return nil
+	}
+	timer := time.NewTimer(max(left, 0) + deadlineGrace)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
 }
 func (s *sseConn) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
 	return s.t.SendNotification(ctx, n)
