@@ -510,7 +510,19 @@ func (sess *session) send(ctx context.Context, method string, params json.RawMes
 		Params:  params,
 		Header:  sess.headers(method, params),
 	}
+	var ex *exchange
+	if sess.http {
+		ex = new(exchange)
+		ctx = context.WithValue(ctx, exchangeKey{}, ex)
+	}
 	resp, err := sess.tr.SendRequest(ctx, req)
+	if status, ok := ex.refused(); ok {
+		cause := err
+		if cause == nil && resp != nil && resp.Error != nil {
+			cause = sess.rpcError(resp.Error)
+		}
+		return nil, &sessionRefused{status: status, err: cause}
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			sess.cancelRemote(id, context.Cause(ctx))
@@ -518,17 +530,38 @@ func (sess *session) send(ctx context.Context, method string, params json.RawMes
 		return nil, err
 	}
 	if resp.Error != nil {
-		e := &RPCError{Code: resp.Error.Code, Message: sess.srv.red.redact(resp.Error.Message)}
-		if resp.Error.Data != nil {
-			e.Data, _ = json.Marshal(resp.Error.Data)
-		}
-		return nil, e
+		return nil, sess.rpcError(resp.Error)
 	}
 	if resp.Result == nil {
 		return nil, errors.New("a response with neither result nor error")
 	}
 	return resp.Result, nil
 }
+
+// rpcError is a JSON-RPC error the server answered with, its message
+// cleared of the connection's secrets.
+func (sess *session) rpcError(d *mcp.JSONRPCErrorDetails) *RPCError {
+	e := &RPCError{Code: d.Code, Message: sess.srv.red.redact(d.Message)}
+	if d.Data != nil {
+		e.Data, _ = json.Marshal(d.Data)
+	}
+	return e
+}
+
+// sessionRefused is a request a pre-2026 HTTP server refused because it no
+// longer knows the session the request named (it restarted, or expired the
+// session): it did not run it. err is what the transport gave: an *RPCError
+// or mcp-go's ErrSessionTerminated.
+type sessionRefused struct {
+	status int
+	err    error
+}
+
+func (e *sessionRefused) Error() string {
+	return "the server no longer knows the session (HTTP status " + strconv.Itoa(e.status) + ")"
+}
+
+func (e *sessionRefused) Unwrap() error { return e.err }
 
 // headers are the 2026-07-28 HTTP headers that mirror a request's method,
 // name and x-mcp-header parameters (SEP-2243), as mcp-go's client sets them.
