@@ -194,6 +194,9 @@ func (sess *session) callFailure(ctx context.Context, cs *callState, err error, 
 		}
 		return srv.callError(name, ctx.Err(), "", nil)
 	}
+	if errors.Is(err, errNoResponse) || errors.Is(err, errNoResult) {
+		return srv.callError(name, ErrProtocol, err.Error(), err)
+	}
 	var refused *sessionRefused
 	if errors.As(err, &refused) {
 		// The server did not run the call: send it again, once, on a new

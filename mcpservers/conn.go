@@ -516,6 +516,9 @@ func (sess *session) send(ctx context.Context, method string, params json.RawMes
 		ctx = context.WithValue(ctx, exchangeKey{}, ex)
 	}
 	resp, err := sess.tr.SendRequest(ctx, req)
+	if err == nil && resp == nil {
+		err = errNoResponse
+	}
 	if status, ok := ex.refused(); ok {
 		cause := err
 		if cause == nil && resp != nil && resp.Error != nil {
@@ -533,7 +536,7 @@ func (sess *session) send(ctx context.Context, method string, params json.RawMes
 		return nil, sess.rpcError(resp.Error)
 	}
 	if resp.Result == nil {
-		return nil, errors.New("a response with neither result nor error")
+		return nil, errNoResult
 	}
 	return resp.Result, nil
 }
@@ -667,9 +670,19 @@ func (e *eofReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Answers a transport should never give; seen under load, once.
+var (
+	errNoResponse = errors.New("the transport returned neither a response nor an error")
+	errNoResult   = errors.New("a response with neither result nor error")
+)
+
 // vet checks what a connection's transport answered a request, for mcp-go's
-// requests as for ours.
+// requests as for ours: mcp-go's client reads a response's error without
+// looking whether there is a response.
 func vet(r transport.JSONRPCRequest, resp *transport.JSONRPCResponse, err error) (*transport.JSONRPCResponse, error) {
+	if err == nil && resp == nil {
+		err = errNoResponse
+	}
 	if err == nil {
 		err = checkDiscover(r, resp)
 	}

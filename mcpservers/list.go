@@ -129,6 +129,9 @@ func (sess *session) listFailure(ctx context.Context, err error) error {
 		}
 		return srv.listError(ErrConnect, "the server did not answer in time", ctx.Err())
 	}
+	if errors.Is(err, errNoResponse) || errors.Is(err, errNoResult) {
+		return srv.listError(ErrProtocol, err.Error(), err)
+	}
 	var refused *sessionRefused
 	if errors.As(err, &refused) {
 		// The server forgot the session: list again on a new one.
