@@ -266,6 +266,13 @@ func newDocsServer(extra ...server.ServerOption) *server.MCPServer {
 				}
 			}
 			_ = srv.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(mcp.LoggingLevelWarning, "probe", "log from slow_task"))
+			// mcp-go's streamable HTTP server drops a notification its
+			// forwarder has taken off the queue but not yet written when
+			// the handler returns (about 1 call in 40 lost its log
+			// message). A moment's wait lets the notifications out first,
+			// so that the tests see what our client does with them, not
+			// that server's race.
+			time.Sleep(settleNotifications)
 			return mcp.NewToolResultText("done"), nil
 		})
 
@@ -304,6 +311,10 @@ func newDocsServer(extra ...server.ServerOption) *server.MCPServer {
 		})
 	return s
 }
+
+// settleNotifications is how long slow_task waits after sending its
+// notifications before it returns.
+const settleNotifications = 100 * time.Millisecond
 
 // newManyServer offers n tools, limit per page.
 func newManyServer(n, limit int) *server.MCPServer {
