@@ -517,7 +517,7 @@ func (sess *session) send(ctx context.Context, method string, params json.RawMes
 	}
 	resp, err := sess.tr.SendRequest(ctx, req)
 	if err == nil && resp == nil {
-		err = errNoResponse
+		err = noResponse(ctx)
 	}
 	if status, ok := ex.refused(); ok {
 		cause := err
@@ -670,7 +670,7 @@ func (e *eofReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Answers a transport should never give; seen under load, once.
+// Answers a transport should never give.
 var (
 	errNoResponse = errors.New("the transport returned neither a response nor an error")
 	errNoResult   = errors.New("a response with neither result nor error")
@@ -679,9 +679,9 @@ var (
 // vet checks what a connection's transport answered a request, for mcp-go's
 // requests as for ours: mcp-go's client reads a response's error without
 // looking whether there is a response.
-func vet(r transport.JSONRPCRequest, resp *transport.JSONRPCResponse, err error) (*transport.JSONRPCResponse, error) {
+func vet(ctx context.Context, r transport.JSONRPCRequest, resp *transport.JSONRPCResponse, err error) (*transport.JSONRPCResponse, error) {
 	if err == nil && resp == nil {
-		err = errNoResponse
+		err = noResponse(ctx)
 	}
 	if err == nil {
 		err = checkDiscover(r, resp)
@@ -692,12 +692,50 @@ func vet(r transport.JSONRPCRequest, resp *transport.JSONRPCResponse, err error)
 	return resp, nil
 }
 
+// noResponse explains a transport's answer of neither a response nor an
+// error. mcp-go's SSE transport gives it for a request whose context's
+// deadline has passed by the clock but which is not done yet (it returns
+// ctx.Err(), then nil): that is the deadline's doing, and is reported as
+// such once ctx is done. Anything else is errNoResponse.
+func noResponse(ctx context.Context) error {
+	if err := awaitDeadline(ctx); err != nil {
+		return err
+	}
+	return errNoResponse
+}
+
+// deadlineGrace is how long past ctx's deadline awaitDeadline waits for
+// ctx to be done.
+const deadlineGrace = time.Second
+
+// awaitDeadline waits, when ctx's deadline is at most deadlineGrace away,
+// until ctx is done, and returns its error; nil when ctx has no deadline,
+// or one further off, or is not done in time.
+func awaitDeadline(ctx context.Context) error {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return nil
+	}
+	left := time.Until(deadline)
+	if left > deadlineGrace {
+		return nil
+	}
+	timer := time.NewTimer(max(left, 0) + deadlineGrace)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
+
 // stdioConn passes a stdio transport through, vetting its answers.
 type stdioConn struct{ *transport.Stdio }
 
 func (s stdioConn) SendRequest(ctx context.Context, r transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	resp, err := s.Stdio.SendRequest(ctx, r)
-	return vet(r, resp, err)
+	return vet(ctx, r, resp, err)
 }
 
 var _ transport.BidirectionalInterface = stdioConn{}
@@ -712,7 +750,7 @@ type streamable struct{ t *transport.StreamableHTTP }
 func (s streamable) Start(ctx context.Context) error { return s.t.Start(ctx) }
 func (s streamable) SendRequest(ctx context.Context, r transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	resp, err := s.t.SendRequest(ctx, r)
-	return vet(r, resp, err)
+	return vet(ctx, r, resp, err)
 }
 func (s streamable) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
 	return s.t.SendNotification(ctx, n)

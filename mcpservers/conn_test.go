@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -18,15 +19,24 @@ import (
 type hollowTransport struct {
 	calls     atomic.Int32
 	nilResult bool // answer tools/call with a response with no result instead
+	// lateNil answers tools/call only once its context's deadline has
+	// passed by the clock, with neither response nor error: what mcp-go's
+	// SSE transport does when it checks the clock before the context is
+	// done (it returns ctx.Err(), which is still nil).
+	lateNil bool
 }
 
 func (*hollowTransport) Start(context.Context) error { return nil }
-func (h *hollowTransport) SendRequest(_ context.Context, r transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+func (h *hollowTransport) SendRequest(ctx context.Context, r transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	switch r.Method {
 	case "tools/list":
 		return &transport.JSONRPCResponse{JSONRPC: "2.0", ID: r.ID, Result: json.RawMessage(`{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}`)}, nil
 	case "tools/call":
 		h.calls.Add(1)
+		if deadline, ok := ctx.Deadline(); ok && h.lateNil {
+			time.Sleep(time.Until(deadline))
+			return nil, nil
+		}
 		if h.nilResult {
 			return &transport.JSONRPCResponse{JSONRPC: "2.0", ID: r.ID}, nil
 		}
@@ -58,17 +68,50 @@ func TestTransportWithNeitherResponseNorError(t *testing.T) {
 	}
 }
 
+// TestLateNilAnswerIsTheDeadline: neither a response nor an error, from a
+// transport that gave up on the request at its context's deadline, is the
+// deadline's error, as the call's context soon says.
+func TestLateNilAnswerIsTheDeadline(t *testing.T) {
+	h := &hollowTransport{lateNil: true}
+	tools, err := SessionTools(testCtx(t), client.NewClient(h, client.WithSession()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		_, err := tools[0].Call(ctx, nil)
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrProtocol) {
+			t.Errorf("call %d: %v, want context.DeadlineExceeded", i, err)
+		}
+	}
+}
+
+func TestNoResponse(t *testing.T) {
+	if err := noResponse(context.Background()); err != errNoResponse {
+		t.Errorf("no deadline: %v, want errNoResponse", err)
+	}
+	if err := noResponse(testCtx(t)); err != errNoResponse {
+		t.Errorf("a deadline 30 s away: %v, want errNoResponse", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if err := noResponse(ctx); err != context.DeadlineExceeded {
+		t.Errorf("a deadline 10 ms away: %v, want context.DeadlineExceeded once it passes", err)
+	}
+}
+
 func TestVetRefusesNoResponse(t *testing.T) {
 	req := transport.JSONRPCRequest{Method: "initialize"}
-	if resp, err := vet(req, nil, nil); resp != nil || !errors.Is(err, errNoResponse) {
+	if resp, err := vet(context.Background(), req, nil, nil); resp != nil || !errors.Is(err, errNoResponse) {
 		t.Errorf("vet(nil, nil) = %v, %v; want errNoResponse", resp, err)
 	}
 	cause := errors.New("cause")
-	if _, err := vet(req, nil, cause); err != cause {
+	if _, err := vet(context.Background(), req, nil, cause); err != cause {
 		t.Errorf("vet(nil, err) = %v, want the transport's error", err)
 	}
 	ok := &transport.JSONRPCResponse{Result: json.RawMessage(`{}`)}
-	if resp, err := vet(req, ok, nil); resp != ok || err != nil {
+	if resp, err := vet(context.Background(), req, ok, nil); resp != ok || err != nil {
 		t.Errorf("vet(response, nil) = %v, %v; want the response", resp, err)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -43,34 +42,9 @@ func (s *sseConn) SendRequest(ctx context.Context, r transport.JSONRPCRequest) (
 			err = ctxErr
 		}
 	}
-	return vet(r, resp, err)
+	return vet(ctx, r, resp, err)
 }
 
-// deadlineGrace is how long past ctx's deadline awaitDeadline waits for
-// ctx to be done.
-const deadlineGrace = time.Second
-
-// awaitDeadline waits, when ctx's deadline is at most deadlineGrace away,
-// until ctx is done, and returns its error; nil when ctx has no deadline,
-// or one further off, or is not done in time.
-func awaitDeadline(ctx context.Context) error {
-	deadline, ok := ctx.Deadline()
-	if !ok {
-		return nil
-	}
-	left := time.Until(deadline)
-	if left > deadlineGrace {
-		return nil
-	}
-	timer := time.NewTimer(max(left, 0) + deadlineGrace)
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-timer.C:
-		return nil
-	}
-}
 func (s *sseConn) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
 	return s.t.SendNotification(ctx, n)
 }
