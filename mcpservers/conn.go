@@ -528,7 +528,7 @@ func (sess *session) send(ctx context.Context, method string, params json.RawMes
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			sess.cancelRemote(id, context.Cause(ctx))
+			sess.cancelRemote(ctx, id)
 		}
 		return nil, err
 	}
@@ -594,18 +594,23 @@ func (sess *session) headers(method string, params json.RawMessage) http.Header 
 	return h
 }
 
-// cancelRemote tells a stdio or in-process server that a request it is
-// working on was given up (notifications/cancelled). Over HTTP, ending the
-// request is the cancellation. It does not wait: the caller has its error.
-func (sess *session) cancelRemote(id mcp.RequestId, why error) {
-	if sess.http {
+// cancelRemote tells the server that a request it may be working on was
+// given up (notifications/cancelled), as the specification says a client
+// should: on stdio and in-process, over SSE (where the request's POST was
+// answered at once, and ending it ends nothing), and over streamable HTTP
+// before 2026-07-28 (where a dropped stream is not a cancellation). Over
+// streamable HTTP on 2026-07-28, ending the request's stream is the
+// cancellation, and nothing is sent. The notice carries the call's own
+// headers; it is not waited for: the caller has its error.
+func (sess *session) cancelRemote(ctx context.Context, id mcp.RequestId) {
+	if sess.http && sess.modern && sess.srv.cfg.transport == definition.TransportStreamableHTTP {
 		return
 	}
-	if _, ok := sess.tr.(transport.HTTPConnection); ok {
-		return
+	if written, ok := ctx.Value(writtenKey{}).(*atomic.Bool); ok && !written.Load() {
+		return // the request never reached the server
 	}
 	reason := "cancelled"
-	if errors.Is(why, context.DeadlineExceeded) {
+	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
 		reason = "timed out"
 	}
 	n := mcp.JSONRPCNotification{
@@ -615,11 +620,26 @@ func (sess *session) cancelRemote(id mcp.RequestId, why error) {
 			Params: mcp.NotificationParams{AdditionalFields: map[string]any{"requestId": id, "reason": reason}},
 		},
 	}
+	nctx := context.Background()
+	if h, ok := ctx.Value(callHeaderKey{}).(http.Header); ok {
+		nctx = context.WithValue(nctx, callHeaderKey{}, h)
+	}
 	sess.bg.Add(1)
 	go func() {
 		defer sess.bg.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(nctx, 5*time.Second)
 		defer cancel()
+		// A session that ends takes its notices with it: Close waits for
+		// them.
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			select {
+			case <-sess.lost:
+				cancel()
+			case <-stop:
+			}
+		}()
 		_ = sess.tr.SendNotification(ctx, n)
 	}()
 }

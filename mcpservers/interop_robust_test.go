@@ -143,9 +143,10 @@ func testHTTPHeaders(t *testing.T, transport string) {
 }
 
 // TestInteropEverythingCancel ends long calls by their context: each
-// returns the context's error, the server is told (on stdio, where the
-// transport sends notifications/cancelled), and the connection goes on.
-// Several calls, since on SSE the error was a race with mcp-go's own timer.
+// returns the context's error, the server is told (notifications/cancelled,
+// on every transport: server-everything speaks 2025-11-25, where a dropped
+// HTTP stream is no cancellation), and the connection goes on. Several
+// calls, since on SSE the error was a race with mcp-go's own timer.
 func TestInteropEverythingCancel(t *testing.T) {
 	const name = "trigger-long-running-operation"
 	for _, transport := range everythingTransports {
@@ -161,11 +162,9 @@ func TestInteropEverythingCancel(t *testing.T) {
 					t.Errorf("call %d: error = %v, want an *Error naming everything's %q that is context.DeadlineExceeded", i, err, name)
 				}
 			}
-			if transport == "stdio" {
-				call := s.log().lastCall(t, name)
-				if !waitFor(5*time.Second, func() bool { return cancelledOnWire(s.log(), string(call.Req.ID)) }) {
-					t.Errorf("no notifications/cancelled for request %s on the wire", call.Req.ID)
-				}
+			call := s.log().lastCall(t, name)
+			if !waitFor(5*time.Second, func() bool { return cancelledOnWire(s.log(), string(call.Req.ID)) }) {
+				t.Errorf("no notifications/cancelled for request %s on the wire", call.Req.ID)
 			}
 			r, err := tools["echo"].Call(testContext(t, 30*time.Second), map[string]any{"message": "still here"})
 			if err != nil || r.Text() != "Echo: still here" {
@@ -175,9 +174,11 @@ func TestInteropEverythingCancel(t *testing.T) {
 	}
 }
 
+// cancelledOnWire reports whether the client sent a notifications/cancelled
+// for the request id, saying it timed out.
 func cancelledOnWire(log *wireLog, id string) bool {
 	for _, m := range log.fromClient {
-		if m.Method == "notifications/cancelled" && strings.Contains(string(m.Params), `"requestId":`+id) {
+		if m.Method == "notifications/cancelled" && strings.Contains(string(m.Params), `"requestId":`+id) && strings.Contains(string(m.Params), `"reason":"timed out"`) {
 			return true
 		}
 	}
