@@ -93,12 +93,12 @@ func TestCancelledCallTellsTheServer(t *testing.T) {
 		}
 	})
 	log := &postLog{}
-	st := httptest.NewServer(log.wrap(server.NewStreamableHTTPServer(newDocsServer(endings))))
+	st := httptest.NewServer(log.wrap(server.NewStreamableHTTPServer(inProcessDocs(t, endings))))
 	t.Cleanup(st.Close)
 	ss := httptest.NewUnstartedServer(nil)
 	ss.Start()
 	t.Cleanup(ss.Close)
-	sse := server.NewSSEServer(newDocsServer(endings), server.WithBaseURL(ss.URL))
+	sse := server.NewSSEServer(inProcessDocs(t, endings), server.WithBaseURL(ss.URL))
 	ss.Config.Handler = log.wrap(sse)
 	t.Cleanup(sse.CloseSessions)
 
@@ -181,7 +181,7 @@ func TestCancelledCallTellsTheServer(t *testing.T) {
 // request went out sends neither the request nor a cancellation of it.
 func TestCancelNotSentForUnsentRequest(t *testing.T) {
 	log := &postLog{}
-	st := httptest.NewServer(log.wrap(server.NewStreamableHTTPServer(newDocsServer())))
+	st := httptest.NewServer(log.wrap(server.NewStreamableHTTPServer(inProcessDocs(t))))
 	t.Cleanup(st.Close)
 	tools := loadTools(t, newClient(t, map[string]Connection{"docs": StreamableHTTP{URL: st.URL + "/mcp"}}, &ClientOptions{ProtocolVersion: mcp.ProtocolVersion20251125}))
 	ctx, cancel := context.WithCancel(context.Background())

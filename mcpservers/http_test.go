@@ -36,7 +36,7 @@ func (s *swappable) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func TestTerminatedSessionIsRemade(t *testing.T) {
 	sw := &swappable{}
 	stateful := func() *server.StreamableHTTPServer {
-		return server.NewStreamableHTTPServer(newDocsServer(), server.WithStateful(true))
+		return server.NewStreamableHTTPServer(inProcessDocs(t), server.WithStateful(true))
 	}
 	sw.cur.Store(stateful())
 	ts := httptest.NewServer(sw)
@@ -57,7 +57,7 @@ func TestTerminatedSessionIsRemade(t *testing.T) {
 }
 
 func TestSSEStreamLostMidCall(t *testing.T) {
-	mcpSrv := newDocsServer()
+	mcpSrv := inProcessDocs(t)
 	ss := httptest.NewUnstartedServer(nil)
 	ss.Start()
 	t.Cleanup(ss.Close)
@@ -150,6 +150,8 @@ func TestHTTPTimeoutDoesNotCutLongCalls(t *testing.T) {
 // JSON-RPC error, "No valid session ID provided", where the specification
 // says 404. forget restarts it: every session is forgotten.
 type forgetful struct {
+	newServer func() *server.MCPServer
+
 	mu       sync.Mutex
 	cur      *server.StreamableHTTPServer
 	known    map[string]bool
@@ -159,8 +161,8 @@ type forgetful struct {
 	refusals int
 }
 
-func newForgetful() *forgetful {
-	f := &forgetful{calls: map[string]int{}}
+func newForgetful(t testing.TB) *forgetful {
+	f := &forgetful{calls: map[string]int{}, newServer: func() *server.MCPServer { return inProcessDocs(t) }}
 	f.forget()
 	return f
 }
@@ -168,7 +170,7 @@ func newForgetful() *forgetful {
 func (f *forgetful) forget() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.cur = server.NewStreamableHTTPServer(newDocsServer(), server.WithStateful(true))
+	f.cur = server.NewStreamableHTTPServer(f.newServer(), server.WithStateful(true))
 	f.known = map[string]bool{}
 }
 
@@ -242,7 +244,7 @@ func (f *forgetful) stats() (inits, refusals int, calls map[string]int) {
 // a session it does not know: the call it refused never ran, and goes out
 // once more on a new session, where it runs once.
 func TestSessionRefusedWith400IsRemade(t *testing.T) {
-	f := newForgetful()
+	f := newForgetful(t)
 	ts := httptest.NewServer(f)
 	t.Cleanup(ts.Close)
 	c := newClient(t, map[string]Connection{"docs": StreamableHTTP{URL: ts.URL}}, &ClientOptions{ProtocolVersion: mcp.ProtocolVersion20251125})
@@ -270,7 +272,7 @@ func TestSessionRefusedWith400IsRemade(t *testing.T) {
 // TestSessionRefusedOnNewSessionToo: a server that refuses a call on the
 // new session as well has its answer reported, after one new session.
 func TestSessionRefusedOnNewSessionToo(t *testing.T) {
-	f := newForgetful()
+	f := newForgetful(t)
 	f.refuse = "echo"
 	ts := httptest.NewServer(f)
 	t.Cleanup(ts.Close)
