@@ -1,7 +1,6 @@
 package mcpservers
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -33,14 +32,16 @@ func checkDiscover(req transport.JSONRPCRequest, resp *transport.JSONRPCResponse
 	if req.Method != string(mcp.MethodServerDiscover) || resp == nil || resp.Error != nil {
 		return nil
 	}
-	var result struct {
-		SupportedVersions []json.RawMessage `json:"supportedVersions"`
+	o, err := decodeObject(resp.Result)
+	if err != nil {
+		return errNoVersion
 	}
-	if r := bytes.TrimSpace(resp.Result); len(r) == 0 || r[0] != '{' || json.Unmarshal(r, &result) != nil {
+	var list []json.RawMessage
+	if o.present("supportedVersions") && json.Unmarshal(o["supportedVersions"], &list) != nil {
 		return errNoVersion
 	}
 	var supported []string
-	for _, raw := range result.SupportedVersions {
+	for _, raw := range list {
 		var v string
 		if json.Unmarshal(raw, &v) == nil && v != "" {
 			supported = append(supported, v)

@@ -35,6 +35,7 @@ func TestCheckDiscover(t *testing.T) {
 		{"null result", probe("2026-07-28"), answer(`null`), errNoVersion, nil},
 		{"no result", probe("2026-07-28"), answer(``), errNoVersion, nil},
 		{"result not an object", probe("2026-07-28"), answer(`["2026-07-28"]`), errNoVersion, nil},
+		{"keys match exactly", probe("2026-07-28"), answer(`{"SupportedVersions":["2026-07-28"]}`), errNoVersion, nil},
 		{"older versions only", probe("2026-07-28"), answer(`{"supportedVersions":["2025-11-25","x"]}`), mcp.UnsupportedProtocolVersionError{}, []string{"2025-11-25", "x"}},
 		{"an error response passes", probe("2026-07-28"), &transport.JSONRPCResponse{Error: &mcp.JSONRPCErrorDetails{Code: mcp.METHOD_NOT_FOUND}}, nil, nil},
 		{"other methods pass", transport.JSONRPCRequest{Method: "tools/list"}, answer(`{}`), nil, nil},
