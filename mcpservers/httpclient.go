@@ -30,13 +30,13 @@ type exchangeKey struct{}
 // context is noted: that is the request itself, and later ones (answers to
 // the server's requests during a call) are not.
 type exchange struct {
-	noted   atomic.Bool
-	status  int  // written before noted is set
-	session bool // the POST carried an Mcp-Session-Id header
+	claimed, noted atomic.Bool
+	status         int  // written between claimed and noted
+	session        bool // the POST carried an Mcp-Session-Id header
 }
 
 func (e *exchange) note(status int, session bool) {
-	if e.noted.Load() {
+	if !e.claimed.CompareAndSwap(false, true) {
 		return
 	}
 	e.status, e.session = status, session
