@@ -761,10 +761,9 @@ func (s stdioConn) SendRequest(ctx context.Context, r transport.JSONRPCRequest) 
 var _ transport.BidirectionalInterface = stdioConn{}
 
 // streamable passes a streamable HTTP transport through, vetting its
-// answers and hiding that continuous
-// listening asks for the pre-2026 protocol: mcp-go then probes
-// server/discover as usual, and opens the GET stream only if the server
-// turns out to speak an older version.
+// answers and hiding that continuous listening asks for the pre-2026
+// protocol: mcp-go then probes server/discover as usual, and opens the GET
+// stream only if the server turns out to speak an older version.
 type streamable struct{ t *transport.StreamableHTTP }
 
 func (s streamable) Start(ctx context.Context) error { return s.t.Start(ctx) }
