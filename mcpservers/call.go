@@ -44,6 +44,13 @@ func (h *handlerFailure) Unwrap() error { return h.err }
 // session: it is safe to send again on a new one.
 var errNotSent = errors.New("not sent")
 
+// notSent is errNotSent with the call's error, should it not be sent
+// again.
+type notSent struct{ report error }
+
+func (e *notSent) Error() string { return errNotSent.Error() }
+func (e *notSent) Unwrap() error { return errNotSent }
+
 // Round-trip bounds, as mcp-go's client: at most this many rounds of a
 // server asking for input, or of it asking to retry without asking
 // anything.
@@ -75,6 +82,9 @@ func (t *Tool) send(ctx context.Context, req *CallRequest) (*Result, error) {
 		if errors.Is(err, errNotSent) {
 			if attempt == 0 && !t.srv.fixed {
 				continue
+			}
+			if ns, ok := err.(*notSent); ok {
+				return nil, ns.report
 			}
 			return nil, t.srv.callError(req.Name, ErrConnect, "the connection died and could not be made again: "+sess.lostReason().Error(), nil)
 		}
@@ -183,6 +193,25 @@ func (sess *session) callFailure(ctx context.Context, cs *callState, err error, 
 			return srv.callError(name, ErrConnectionLost, sess.lostReason().Error(), cause)
 		}
 		return srv.callError(name, ctx.Err(), "", nil)
+	}
+	if errors.Is(err, errNoResponse) || errors.Is(err, errNoResult) {
+		return srv.callError(name, ErrProtocol, err.Error(), err)
+	}
+	var refused *sessionRefused
+	if errors.As(err, &refused) {
+		// The server did not run the call: send it again, once, on a new
+		// session. Should that be refused too, the server's answer is the
+		// call's error.
+		sess.markLost(errSessionEnded, false)
+		detail := "HTTP status " + strconv.Itoa(refused.status)
+		var rpc *RPCError
+		if errors.As(err, &rpc) {
+			detail += ": " + rpc.Error()
+		}
+		if round == 1 {
+			return &notSent{report: srv.callError(name, ErrServer, detail, err)}
+		}
+		return srv.callError(name, ErrConnectionLost, refused.Error(), err)
 	}
 	var rpc *RPCError
 	if errors.As(err, &rpc) {

@@ -215,7 +215,7 @@ func TestHeadersAuthAndHTTPClient(t *testing.T) {
 	for _, era := range []string{"", "2025-11-25"} {
 		t.Run("protocol="+era, func(t *testing.T) {
 			log := &headerLog{}
-			ts := httptest.NewServer(log.wrap(server.NewStreamableHTTPServer(newDocsServer())))
+			ts := httptest.NewServer(log.wrap(server.NewStreamableHTTPServer(inProcessDocs(t))))
 			defer ts.Close()
 
 			var factoryCalls, sent atomic.Int32

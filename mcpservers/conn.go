@@ -309,7 +309,7 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 			return nil, s.connectError(ErrConnect, "cannot start the command: "+s.red.describe(err), err)
 		}
 		sess.proc = proc
-		tr = transport.NewIO(&eofReader{r: proc.stdout, sess: sess}, proc.stdin, nil)
+		tr = stdioConn{transport.NewIO(&eofReader{r: proc.stdout, sess: sess}, proc.stdin, nil)}
 	case definition.TransportStreamableHTTP:
 		hc, own := newHTTPClient(cfg, nil)
 		sess.own, sess.http = own, true
@@ -510,25 +510,61 @@ func (sess *session) send(ctx context.Context, method string, params json.RawMes
 		Params:  params,
 		Header:  sess.headers(method, params),
 	}
+	var ex *exchange
+	if sess.http {
+		ex = new(exchange)
+		ctx = context.WithValue(ctx, exchangeKey{}, ex)
+	}
 	resp, err := sess.tr.SendRequest(ctx, req)
+	if err == nil && resp == nil {
+		err = noResponse(ctx)
+	}
+	if status, ok := ex.refused(); ok {
+		cause := err
+		if cause == nil && resp != nil && resp.Error != nil {
+			cause = sess.rpcError(resp.Error)
+		}
+		return nil, &sessionRefused{status: status, err: cause}
+	}
 	if err != nil {
 		if ctx.Err() != nil {
-			sess.cancelRemote(id, context.Cause(ctx))
+			sess.cancelRemote(ctx, id)
 		}
 		return nil, err
 	}
 	if resp.Error != nil {
-		e := &RPCError{Code: resp.Error.Code, Message: sess.srv.red.redact(resp.Error.Message)}
-		if resp.Error.Data != nil {
-			e.Data, _ = json.Marshal(resp.Error.Data)
-		}
-		return nil, e
+		return nil, sess.rpcError(resp.Error)
 	}
 	if resp.Result == nil {
-		return nil, errors.New("a response with neither result nor error")
+		return nil, errNoResult
 	}
 	return resp.Result, nil
 }
+
+// rpcError is a JSON-RPC error the server answered with, its message
+// cleared of the connection's secrets.
+func (sess *session) rpcError(d *mcp.JSONRPCErrorDetails) *RPCError {
+	e := &RPCError{Code: d.Code, Message: sess.srv.red.redact(d.Message)}
+	if d.Data != nil {
+		e.Data, _ = json.Marshal(d.Data)
+	}
+	return e
+}
+
+// sessionRefused is a request a pre-2026 HTTP server refused because it no
+// longer knows the session the request named (it restarted, or expired the
+// session): it did not run it. err is what the transport gave: an *RPCError
+// or mcp-go's ErrSessionTerminated.
+type sessionRefused struct {
+	status int
+	err    error
+}
+
+func (e *sessionRefused) Error() string {
+	return "the server no longer knows the session (HTTP status " + strconv.Itoa(e.status) + ")"
+}
+
+func (e *sessionRefused) Unwrap() error { return e.err }
 
 // headers are the 2026-07-28 HTTP headers that mirror a request's method,
 // name and x-mcp-header parameters (SEP-2243), as mcp-go's client sets them.
@@ -558,18 +594,23 @@ func (sess *session) headers(method string, params json.RawMessage) http.Header 
 	return h
 }
 
-// cancelRemote tells a stdio or in-process server that a request it is
-// working on was given up (notifications/cancelled). Over HTTP, ending the
-// request is the cancellation. It does not wait: the caller has its error.
-func (sess *session) cancelRemote(id mcp.RequestId, why error) {
-	if sess.http {
+// cancelRemote tells the server that a request it may be working on was
+// given up (notifications/cancelled), as the specification says a client
+// should: on stdio and in-process, over SSE (where the request's POST was
+// answered at once, and ending it ends nothing), and over streamable HTTP
+// before 2026-07-28 (where a dropped stream is not a cancellation). Over
+// streamable HTTP on 2026-07-28, ending the request's stream is the
+// cancellation, and nothing is sent. The notice carries the call's own
+// headers; it is not waited for: the caller has its error.
+func (sess *session) cancelRemote(ctx context.Context, id mcp.RequestId) {
+	if sess.http && sess.modern && sess.srv.cfg.transport == definition.TransportStreamableHTTP {
 		return
 	}
-	if _, ok := sess.tr.(transport.HTTPConnection); ok {
-		return
+	if written, ok := ctx.Value(writtenKey{}).(*atomic.Bool); ok && !written.Load() {
+		return // the request never reached the server
 	}
 	reason := "cancelled"
-	if errors.Is(why, context.DeadlineExceeded) {
+	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
 		reason = "timed out"
 	}
 	n := mcp.JSONRPCNotification{
@@ -579,11 +620,26 @@ func (sess *session) cancelRemote(id mcp.RequestId, why error) {
 			Params: mcp.NotificationParams{AdditionalFields: map[string]any{"requestId": id, "reason": reason}},
 		},
 	}
+	nctx := context.Background()
+	if h, ok := ctx.Value(callHeaderKey{}).(http.Header); ok {
+		nctx = context.WithValue(nctx, callHeaderKey{}, h)
+	}
 	sess.bg.Add(1)
 	go func() {
 		defer sess.bg.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(nctx, 5*time.Second)
 		defer cancel()
+		// A session that ends takes its notices with it: Close waits for
+		// them.
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			select {
+			case <-sess.lost:
+				cancel()
+			case <-stop:
+			}
+		}()
 		_ = sess.tr.SendNotification(ctx, n)
 	}()
 }
@@ -634,15 +690,86 @@ func (e *eofReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// streamable passes a streamable HTTP transport through, hiding only that
-// continuous listening asks for the pre-2026 protocol: mcp-go then probes
-// server/discover as usual, and opens the GET stream only if the server
-// turns out to speak an older version.
+// Answers a transport should never give.
+var (
+	errNoResponse = errors.New("the transport returned neither a response nor an error")
+	errNoResult   = errors.New("a response with neither result nor error")
+)
+
+// vet checks what a connection's transport answered a request, for mcp-go's
+// requests as for ours: mcp-go's client reads a response's error without
+// looking whether there is a response.
+func vet(ctx context.Context, r transport.JSONRPCRequest, resp *transport.JSONRPCResponse, err error) (*transport.JSONRPCResponse, error) {
+	if err == nil && resp == nil {
+		err = noResponse(ctx)
+	}
+	if err == nil {
+		err = checkDiscover(r, resp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// noResponse explains a transport's answer of neither a response nor an
+// error. mcp-go's SSE transport gives it for a request whose context's
+// deadline has passed by the clock but which is not done yet (it returns
+// ctx.Err(), then nil): that is the deadline's doing, and is reported as
+// such once ctx is done. Anything else is errNoResponse.
+func noResponse(ctx context.Context) error {
+	if err := awaitDeadline(ctx); err != nil {
+		return err
+	}
+	return errNoResponse
+}
+
+// deadlineGrace is how long past ctx's deadline awaitDeadline waits for
+// ctx to be done.
+const deadlineGrace = time.Second
+
+// awaitDeadline waits, when ctx's deadline is at most deadlineGrace away,
+// until ctx is done, and returns its error; nil when ctx has no deadline,
+// or one further off, or is not done in time.
+func awaitDeadline(ctx context.Context) error {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return nil
+	}
+	left := time.Until(deadline)
+	if left > deadlineGrace {
+		return nil
+	}
+	timer := time.NewTimer(max(left, 0) + deadlineGrace)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
+
+// stdioConn passes a stdio transport through, vetting its answers.
+type stdioConn struct{ *transport.Stdio }
+
+func (s stdioConn) SendRequest(ctx context.Context, r transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	resp, err := s.Stdio.SendRequest(ctx, r)
+	return vet(ctx, r, resp, err)
+}
+
+var _ transport.BidirectionalInterface = stdioConn{}
+
+// streamable passes a streamable HTTP transport through, vetting its
+// answers and hiding that continuous listening asks for the pre-2026
+// protocol: mcp-go then probes server/discover as usual, and opens the GET
+// stream only if the server turns out to speak an older version.
 type streamable struct{ t *transport.StreamableHTTP }
 
 func (s streamable) Start(ctx context.Context) error { return s.t.Start(ctx) }
 func (s streamable) SendRequest(ctx context.Context, r transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	return s.t.SendRequest(ctx, r)
+	resp, err := s.t.SendRequest(ctx, r)
+	return vet(ctx, r, resp, err)
 }
 func (s streamable) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
 	return s.t.SendNotification(ctx, n)

@@ -67,9 +67,16 @@ type StreamableHTTP struct {
 
 // SSE reaches an MCP server over the legacy HTTP+SSE transport.
 //
-// SSE cannot carry requests from the server during a call before protocol
-// version 2026-07-28 (sampling, elicitation and roots then fail); on
-// 2026-07-28 they arrive inside the call's result and work.
+// The server's requests during a call (sampling, elicitation, roots) work
+// over SSE on every protocol version. On 2026-07-28 they arrive inside the
+// call's result. Before it, the server sends them on the event stream,
+// where mcp-go's SSE transport would drop them: this package reads them
+// there, answers them with the handlers, and posts the answers to the
+// session's message endpoint. Such a request does not say which call it
+// belongs to; it is taken to belong to the call in flight when there is
+// exactly one, and is otherwise answered with the Client's handlers (with
+// no ElicitationHandler, an elicitation then gets an error back, and
+// interrupts no call).
 type SSE struct {
 	// URL is the server's SSE endpoint, http or https. Required.
 	URL string

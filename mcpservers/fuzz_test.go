@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/guardian-agent/guardian-go/refusals"
 )
 
@@ -85,6 +88,42 @@ func FuzzParseListPage(f *testing.F) {
 		}
 		if p.meta != nil {
 			_ = serverInfoFromMeta(p.meta)
+		}
+	})
+}
+
+// FuzzCheckDiscover: whatever a server answers server/discover with, the
+// check never panics, and accepts the answer only if it lists the version
+// asked for among its supportedVersions.
+func FuzzCheckDiscover(f *testing.F) {
+	f.Add([]byte(`{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{}}`), "2026-07-28")
+	f.Add([]byte(`{}`), "2026-07-28")
+	f.Add([]byte(`{"supportedVersions":[1,null,""]}`), "")
+	f.Add([]byte(`null`), "2026-07-28")
+	f.Fuzz(func(t *testing.T, result []byte, asked string) {
+		req := transport.JSONRPCRequest{Method: string(mcp.MethodServerDiscover), Params: map[string]any{"_meta": map[string]any{mcp.MetaKeyProtocolVersion: asked}}}
+		err := checkDiscover(req, &transport.JSONRPCResponse{Result: result})
+		if err != nil {
+			var unsupported mcp.UnsupportedProtocolVersionError
+			if !errors.Is(err, errNoVersion) && (!errors.As(err, &unsupported) || len(unsupported.Supported) == 0) {
+				t.Fatalf("checkDiscover(%q) = %v, want errNoVersion or the versions listed", result, err)
+			}
+			return
+		}
+		var r map[string]json.RawMessage // keys match exactly
+		var list []json.RawMessage
+		if json.Unmarshal(result, &r) != nil || json.Unmarshal(r["supportedVersions"], &list) != nil {
+			t.Fatalf("checkDiscover accepted %q, which has no supportedVersions list", result)
+		}
+		want := asked
+		if want == "" {
+			want = mcp.LATEST_PROTOCOL_VERSION
+		}
+		if !slices.ContainsFunc(list, func(v json.RawMessage) bool {
+			var s string
+			return json.Unmarshal(v, &s) == nil && s == want
+		}) {
+			t.Fatalf("checkDiscover accepted %q, which does not list %q", result, want)
 		}
 	})
 }

@@ -1,11 +1,16 @@
 package mcpservers
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -31,7 +36,7 @@ func (s *swappable) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func TestTerminatedSessionIsRemade(t *testing.T) {
 	sw := &swappable{}
 	stateful := func() *server.StreamableHTTPServer {
-		return server.NewStreamableHTTPServer(newDocsServer(), server.WithStateful(true))
+		return server.NewStreamableHTTPServer(inProcessDocs(t), server.WithStateful(true))
 	}
 	sw.cur.Store(stateful())
 	ts := httptest.NewServer(sw)
@@ -52,7 +57,7 @@ func TestTerminatedSessionIsRemade(t *testing.T) {
 }
 
 func TestSSEStreamLostMidCall(t *testing.T) {
-	mcpSrv := newDocsServer()
+	mcpSrv := inProcessDocs(t)
 	ss := httptest.NewUnstartedServer(nil)
 	ss.Start()
 	t.Cleanup(ss.Close)
@@ -137,4 +142,151 @@ func TestHTTPTimeoutDoesNotCutLongCalls(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) < 350*time.Millisecond {
 		t.Errorf("after %v: %v", time.Since(start), err)
 	}
+}
+
+// forgetful serves a stateful streamable HTTP server the way the
+// TypeScript SDK's example servers do (server-everything among them): a
+// request naming a session the server does not know gets HTTP 400 with a
+// JSON-RPC error, "No valid session ID provided", where the specification
+// says 404. forget restarts it: every session is forgotten.
+type forgetful struct {
+	newServer func() *server.MCPServer
+
+	mu       sync.Mutex
+	cur      *server.StreamableHTTPServer
+	known    map[string]bool
+	inits    int
+	calls    map[string]int // tools/call requests the server ran, by tool
+	refuse   string         // a tool whose calls are always refused, as for an unknown session
+	refusals int
+}
+
+func newForgetful(t testing.TB) *forgetful {
+	f := &forgetful{calls: map[string]int{}, newServer: func() *server.MCPServer { return inProcessDocs(t) }}
+	f.forget()
+	return f
+}
+
+func (f *forgetful) forget() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cur = server.NewStreamableHTTPServer(f.newServer(), server.WithStateful(true))
+	f.known = map[string]bool{}
+}
+
+func (f *forgetful) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var msg struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	if r.Method == http.MethodPost {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		_ = json.Unmarshal(body, &msg)
+	}
+	f.mu.Lock()
+	cur := f.cur
+	id := r.Header.Get("Mcp-Session-Id")
+	if id != "" && (!f.known[id] || (msg.Method == "tools/call" && msg.Params.Name == f.refuse)) {
+		f.refusals++
+		f.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}`)
+		return
+	}
+	if msg.Method == "initialize" {
+		f.inits++
+	}
+	if msg.Method == "tools/call" {
+		f.calls[msg.Params.Name]++
+	}
+	f.mu.Unlock()
+	cur.ServeHTTP(&sessionNoter{ResponseWriter: w, f: f}, r)
+}
+
+// sessionNoter notes the session IDs the server hands out.
+type sessionNoter struct {
+	http.ResponseWriter
+	f     *forgetful
+	wrote bool
+}
+
+func (s *sessionNoter) WriteHeader(code int) {
+	if s.wrote {
+		return
+	}
+	s.wrote = true
+	if id := s.Header().Get("Mcp-Session-Id"); id != "" {
+		s.f.mu.Lock()
+		s.f.known[id] = true
+		s.f.mu.Unlock()
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *sessionNoter) Write(p []byte) (int, error) {
+	s.WriteHeader(http.StatusOK)
+	return s.ResponseWriter.Write(p)
+}
+
+func (s *sessionNoter) Flush() { s.ResponseWriter.(http.Flusher).Flush() }
+
+func (f *forgetful) stats() (inits, refusals int, calls map[string]int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.inits, f.refusals, maps.Clone(f.calls)
+}
+
+// TestSessionRefusedWith400IsRemade restarts a server that answers 400 for
+// a session it does not know: the call it refused never ran, and goes out
+// once more on a new session, where it runs once.
+func TestSessionRefusedWith400IsRemade(t *testing.T) {
+	f := newForgetful(t)
+	ts := httptest.NewServer(f)
+	t.Cleanup(ts.Close)
+	c := newClient(t, map[string]Connection{"docs": StreamableHTTP{URL: ts.URL}}, &ClientOptions{ProtocolVersion: mcp.ProtocolVersion20251125})
+	tools := loadTools(t, c)
+	call(t, tools["echo"], map[string]any{"text": "one"})
+
+	f.forget()
+	if r := call(t, tools["echo"], map[string]any{"text": "two"}); !strings.Contains(r.Text(), "two") {
+		t.Errorf("echo = %q", r.Text())
+	}
+	inits, refusals, calls := f.stats()
+	if inits != 2 || refusals == 0 || calls["echo"] != 2 {
+		t.Errorf("initialize sent %d times, %d requests refused, echo ran %d times; want 2 sessions, a refusal, and each call run once", inits, refusals, calls["echo"])
+	}
+	// A listing refused the same way is repeated on a new session too.
+	f.forget()
+	if _, err := c.Tools(testCtx(t)); err != nil {
+		t.Errorf("Tools after a restart: %v", err)
+	}
+	if inits, _, _ := f.stats(); inits != 3 {
+		t.Errorf("initialize sent %d times, want 3", inits)
+	}
+}
+
+// TestSessionRefusedOnNewSessionToo: a server that refuses a call on the
+// new session as well has its answer reported, after one new session.
+func TestSessionRefusedOnNewSessionToo(t *testing.T) {
+	f := newForgetful(t)
+	f.refuse = "echo"
+	ts := httptest.NewServer(f)
+	t.Cleanup(ts.Close)
+	tools := loadTools(t, newClient(t, map[string]Connection{"docs": StreamableHTTP{URL: ts.URL}}, &ClientOptions{ProtocolVersion: mcp.ProtocolVersion20251125}))
+	_, err := tools["echo"].Call(testCtx(t), nil)
+	e := wantKind(t, err, ErrServer, "docs")
+	var rpc *RPCError
+	if !errors.As(err, &rpc) || rpc.Code != -32000 || !strings.Contains(err.Error(), "HTTP status 400") || e.Tool != "echo" {
+		t.Errorf("err = %v, want the server's 400 and its JSON-RPC error", err)
+	}
+	inits, refusals, calls := f.stats()
+	if inits != 2 || refusals != 2 || calls["echo"] != 0 {
+		t.Errorf("initialize sent %d times, %d requests refused, echo ran %d times; want one new session and two refusals", inits, refusals, calls["echo"])
+	}
+	// The connection still works for the other tools.
+	call(t, tools["whoami"], nil)
 }

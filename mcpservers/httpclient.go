@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
 )
 
 // callHeaderKey carries a call's own HTTP headers (CallRequest.Header) in
@@ -17,6 +19,40 @@ import (
 // given with the request only on some requests of a call, and not on SSE;
 // the RoundTripper sees every one.
 type callHeaderKey struct{}
+
+// exchangeKey carries, in the context of one JSON-RPC request sent over
+// HTTP, the *exchange that notes what its POST got back.
+type exchangeKey struct{}
+
+// exchange is what the POST carrying one JSON-RPC request got back. mcp-go
+// turns an HTTP 400 with a JSON-RPC body into an error response, losing the
+// status; this keeps it. Only the first POST sent under the request's
+// context is noted: that is the request itself, and later ones (answers to
+// the server's requests during a call) are not.
+type exchange struct {
+	claimed, noted atomic.Bool
+	status         int  // written between claimed and noted
+	session        bool // the POST carried an Mcp-Session-Id header
+}
+
+func (e *exchange) note(status int, session bool) {
+	if !e.claimed.CompareAndSwap(false, true) {
+		return
+	}
+	e.status, e.session = status, session
+	e.noted.Store(true)
+}
+
+// refused reports whether the server refused the request for its session:
+// HTTP 400 or 404 to a request that named one. (The specification says 404
+// for a session the server does not know; the TypeScript SDK's servers
+// answer 400, "No valid session ID provided".) The server did not run it.
+func (e *exchange) refused() (int, bool) {
+	if e == nil || !e.noted.Load() || !e.session {
+		return 0, false
+	}
+	return e.status, e.status == http.StatusBadRequest || e.status == http.StatusNotFound
+}
 
 var (
 	errHeaderTimeout = errors.New("could not connect and send the request within the connection's timeout")
@@ -78,10 +114,17 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	send := http.RoundTripper(timed{t})
+	var resp *http.Response
+	var err error
 	if t.auth != nil {
-		return t.auth.RoundTrip(r, send)
+		resp, err = t.auth.RoundTrip(r, send)
+	} else {
+		resp, err = send.RoundTrip(r)
 	}
-	return send.RoundTrip(r)
+	if ex, ok := req.Context().Value(exchangeKey{}).(*exchange); ok && err == nil && resp != nil && req.Method == http.MethodPost {
+		ex.note(resp.StatusCode, r.Header.Get(transport.HeaderKeySessionID) != "")
+	}
+	return resp, err
 }
 
 // timed sends a request under the connection's timeouts: Timeout until the

@@ -129,6 +129,15 @@ func (sess *session) listFailure(ctx context.Context, err error) error {
 		}
 		return srv.listError(ErrConnect, "the server did not answer in time", ctx.Err())
 	}
+	if errors.Is(err, errNoResponse) || errors.Is(err, errNoResult) {
+		return srv.listError(ErrProtocol, err.Error(), err)
+	}
+	var refused *sessionRefused
+	if errors.As(err, &refused) {
+		// The server forgot the session: list again on a new one.
+		sess.markLost(errSessionEnded, false)
+		return srv.listError(ErrConnectionLost, refused.Error(), err)
+	}
 	if rpc, ok := err.(*RPCError); ok {
 		return srv.listError(ErrServer, rpc.Error(), rpc)
 	}

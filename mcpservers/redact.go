@@ -101,6 +101,12 @@ func (r *redactor) describe(err error) string {
 			n--
 		}
 		s = s[:n] + "..."
+		// The ellipsis can complete a secret that ends in dots.
+		for _, v := range r.secrets {
+			if strings.Contains(s, v) {
+				return "[details withheld]"
+			}
+		}
 	}
 	return s
 }

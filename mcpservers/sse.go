@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -18,8 +19,9 @@ import (
 // with mcp-go's own client handlers, and posts the answer to the session's
 // message endpoint, as the SSE transport would if it could.
 
-// sseConn passes an SSE transport through, and takes the request handler
-// mcp-go's client offers transports that can carry server requests.
+// sseConn passes an SSE transport through, vetting its answers, and takes
+// the request handler mcp-go's client offers
+// transports that can carry server requests.
 type sseConn struct {
 	t *transport.SSE
 
@@ -29,8 +31,20 @@ type sseConn struct {
 
 func (s *sseConn) Start(ctx context.Context) error { return s.t.Start(ctx) }
 func (s *sseConn) SendRequest(ctx context.Context, r transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	return s.t.SendRequest(ctx, r)
+	resp, err := s.t.SendRequest(ctx, r)
+	if err != nil && strings.HasPrefix(err.Error(), "timeout waiting for SSE response") {
+		// mcp-go arms a timer of its own for the time left before ctx's
+		// deadline (the response timeout it would otherwise use is set to
+		// forever), and it often fires a moment before ctx is done. The
+		// request was ended by its deadline: say so, as on the other
+		// transports.
+		if ctxErr := awaitDeadline(ctx); ctxErr != nil {
+			err = ctxErr
+		}
+	}
+	return vet(ctx, r, resp, err)
 }
+
 func (s *sseConn) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
 	return s.t.SendNotification(ctx, n)
 }

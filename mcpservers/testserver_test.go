@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,7 +31,52 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(serverEnv); mode != "" {
 		os.Exit(runTestServer(mode))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if left := leftHandlers(); code == 0 && len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "%d tool handlers of the in-process test servers left running:\n%s\n", len(left), strings.Join(left, "\n\n"))
+		code = 1
+	}
+	os.Exit(code)
+}
+
+// leftHandlers lists the stacks of goroutines still running a tool handler
+// of a test server in this process, once they have had a few seconds to
+// end: every call a test made must be over by the time the tests are.
+func leftHandlers() []string {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		buf := make([]byte, 1<<22)
+		buf = buf[:runtime.Stack(buf, true)]
+		var left []string
+		for _, g := range strings.Split(string(buf), "\n\n") {
+			if strings.Contains(g, "mcpservers.newDocsServer.func") {
+				left = append(left, g)
+			}
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// inProcessDocs is newDocsServer for a server run in the test process,
+// whose tool handlers end when the test does: mcp-go's SSE server runs
+// them detached from any request, and never ends the handler of a call
+// whose session is gone (the event stream lost) or which was never
+// cancelled.
+func inProcessDocs(t testing.TB, extra ...server.ServerOption) *server.MCPServer {
+	life, stop := context.WithCancel(context.Background())
+	t.Cleanup(stop)
+	bound := server.WithToolHandlerMiddleware(func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			defer context.AfterFunc(life, cancel)()
+			return next(ctx, req)
+		}
+	})
+	return newDocsServer(append([]server.ServerOption{bound}, extra...)...)
 }
 
 // stdioServer is the connection to a test server over stdio.
@@ -266,6 +312,13 @@ func newDocsServer(extra ...server.ServerOption) *server.MCPServer {
 				}
 			}
 			_ = srv.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(mcp.LoggingLevelWarning, "probe", "log from slow_task"))
+			// mcp-go's streamable HTTP server drops a notification its
+			// forwarder has taken off the queue but not yet written when
+			// the handler returns (about 1 call in 40 lost its log
+			// message). A moment's wait lets the notifications out first,
+			// so that the tests see what our client does with them, not
+			// that server's race.
+			time.Sleep(settleNotifications)
 			return mcp.NewToolResultText("done"), nil
 		})
 
@@ -304,6 +357,10 @@ func newDocsServer(extra ...server.ServerOption) *server.MCPServer {
 		})
 	return s
 }
+
+// settleNotifications is how long slow_task waits after sending its
+// notifications before it returns.
+const settleNotifications = 100 * time.Millisecond
 
 // newManyServer offers n tools, limit per page.
 func newManyServer(n, limit int) *server.MCPServer {
@@ -355,7 +412,16 @@ func rawServer(fault string) int {
 		}
 		switch req.Method {
 		case "server/discover":
-			if fault == "ignore-discover" {
+			switch fault {
+			case "ignore-discover":
+				continue
+			case "empty-discover":
+				// As the MCP conformance suite's servers answer what
+				// they do not know.
+				answer(req.ID, `{}`)
+				continue
+			case "old-discover":
+				answer(req.ID, `{"supportedVersions":["2025-06-18","2025-03-26"]}`)
 				continue
 			}
 			send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": "Method not found"}})
@@ -394,13 +460,13 @@ type httpServers struct {
 func startHTTP(t testing.TB, streamableOpts ...server.StreamableHTTPOption) *httpServers {
 	t.Helper()
 	hs := &httpServers{}
-	st := httptest.NewServer(server.NewStreamableHTTPServer(newDocsServer(), streamableOpts...))
+	st := httptest.NewServer(server.NewStreamableHTTPServer(inProcessDocs(t), streamableOpts...))
 	t.Cleanup(st.Close)
 	hs.streamable = st.URL + "/mcp"
 
 	ss := httptest.NewUnstartedServer(nil)
 	ss.Start()
-	sseSrv := server.NewSSEServer(newDocsServer(), server.WithBaseURL(ss.URL))
+	sseSrv := server.NewSSEServer(inProcessDocs(t), server.WithBaseURL(ss.URL))
 	ss.Config.Handler = sseSrv
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
