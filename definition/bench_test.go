@@ -78,6 +78,24 @@ func BenchmarkBuild200Tools(b *testing.B) {
 			}
 		}
 	})
+	// warm+document also validates and encodes the document, as an export
+	// does.
+	b.Run("warm+document", func(b *testing.B) {
+		opts := &definition.Options{Fingerprinter: fingerprint.New(nil)}
+		if _, err := definition.Build(a, opts); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			d, err := definition.Build(a, opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := d.Document(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("cold", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
