@@ -101,6 +101,9 @@ func FuzzCheckDiscover(f *testing.F) {
 	f.Add([]byte(`{"supportedVersions":[1,null,""]}`), "")
 	f.Add([]byte(`null`), "2026-07-28")
 	f.Fuzz(func(t *testing.T, result []byte, asked string) {
+		// The version asked goes out as JSON, which carries invalid UTF-8
+		// as U+FFFD: compare with what the server was asked.
+		asked = strings.ToValidUTF8(asked, "\uFFFD")
 		req := transport.JSONRPCRequest{Method: string(mcp.MethodServerDiscover), Params: map[string]any{"_meta": map[string]any{mcp.MetaKeyProtocolVersion: asked}}}
 		err := checkDiscover(req, &transport.JSONRPCResponse{Result: result})
 		if err != nil {
