@@ -48,6 +48,10 @@ type Options struct {
 	// caches across builds; nil means a new one for this Build, whose cost
 	// is then dominated by parsing the few source files involved.
 	Fingerprinter *fingerprint.Fingerprinter
+
+	// Cache, if set, keeps the tools' parsed JSON from one Build to the
+	// next (see Cache); the Definition's Vet uses it too. Nil: none.
+	Cache *Cache
 }
 
 // FuncTool is a native Go tool: a name, a description, an input schema, and

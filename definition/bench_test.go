@@ -67,7 +67,7 @@ func BenchmarkBuild200Tools(b *testing.B) {
 	a := benchAgent(b)
 	b.Run("warm", func(b *testing.B) {
 		fp := fingerprint.New(nil)
-		opts := &definition.Options{Fingerprinter: fp}
+		opts := &definition.Options{Fingerprinter: fp, Cache: definition.NewCache()}
 		if _, err := definition.Build(a, opts); err != nil {
 			b.Fatal(err)
 		}
@@ -80,8 +80,21 @@ func BenchmarkBuild200Tools(b *testing.B) {
 	})
 	// warm+document also validates and encodes the document, as an export
 	// does.
-	b.Run("warm+document", func(b *testing.B) {
+	// warm/no-cache reuses the Fingerprinter only: every schema is parsed.
+	b.Run("warm/no-cache", func(b *testing.B) {
 		opts := &definition.Options{Fingerprinter: fingerprint.New(nil)}
+		if _, err := definition.Build(a, opts); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := definition.Build(a, opts); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("warm+document", func(b *testing.B) {
+		opts := &definition.Options{Fingerprinter: fingerprint.New(nil), Cache: definition.NewCache()}
 		if _, err := definition.Build(a, opts); err != nil {
 			b.Fatal(err)
 		}
@@ -109,7 +122,7 @@ func BenchmarkBuild200Tools(b *testing.B) {
 // BenchmarkVet is the per-call check of an agent loop.
 func BenchmarkVet(b *testing.B) {
 	a := benchAgent(b)
-	d, err := definition.Build(a, &definition.Options{Fingerprinter: fingerprint.New(nil)})
+	d, err := definition.Build(a, &definition.Options{Fingerprinter: fingerprint.New(nil), Cache: definition.NewCache()})
 	if err != nil {
 		b.Fatal(err)
 	}

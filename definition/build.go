@@ -32,13 +32,18 @@ func Build(a *Agent, opts *Options) (*Definition, error) {
 	if a == nil {
 		return nil, &refusals.Error{Kind: refusals.ErrInvalid, Rule: "agent-nil", Fix: "pass the *Agent to record"}
 	}
-	b := &builder{fp: fp, visiting: map[*Agent]bool{}, walk: newWalker(), seed: maphash.MakeSeed()}
+	b := &builder{fp: fp, visiting: map[*Agent]bool{}, walk: newWalker(), seed: maphash.MakeSeed(), cache: opts.Cache}
 	rec, idx := b.agent(a, "")
 	if len(b.errs) > 0 {
 		return nil, refusals.Join(b.errs...)
 	}
 	rec.FormatVersion = FormatVersion
-	return finish(rec, idx, opts.Exclude, fp)
+	d, err := finish(rec, idx, opts.Exclude, fp)
+	if err != nil {
+		return nil, err
+	}
+	d.cache = opts.Cache
+	return d, nil
 }
 
 type builder struct {
@@ -54,6 +59,7 @@ type builder struct {
 	seed   maphash.Seed
 	ids    []codeID // scratch
 	parser canonjson.Parser
+	cache  *Cache // nil: none
 }
 
 // combine returns the sourceHash of parts, "" when there is no code.
@@ -429,6 +435,11 @@ func (b *builder) object(base, key, tool string, raw []byte) (canonjson.Value, b
 	if len(raw) == 0 {
 		return canonjson.Value{}, false
 	}
+	if b.cache != nil {
+		if v, ok := b.cache.get(raw); ok {
+			return v, true // only objects are cached
+		}
+	}
 	v, err := b.parser.Parse(raw)
 	if err != nil {
 		b.errs = append(b.errs, jsonRefusal(refusals.Append(base, key), err, tool))
@@ -437,6 +448,9 @@ func (b *builder) object(base, key, tool string, raw []byte) (canonjson.Value, b
 	if v.Kind != canonjson.Object {
 		b.refuse(refusals.ErrInvalid, refusals.Append(base, key), "not-an-object", tool, "it is a JSON "+v.Kind.String(), "give a JSON object")
 		return canonjson.Value{}, false
+	}
+	if b.cache != nil {
+		b.cache.put(raw, v)
 	}
 	return v, true
 }

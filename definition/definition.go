@@ -34,6 +34,7 @@ type Definition struct {
 
 	fpOnce sync.Once
 	fp     *fingerprint.Fingerprinter
+	cache  *Cache // Options.Cache, for Vet
 }
 
 // agentIndex locates an agent's tools in the document, for Vet.

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/guardian-agent/guardian-go/definition"
+	"github.com/guardian-agent/guardian-go/fingerprint"
 	"github.com/guardian-agent/guardian-go/mcpservers"
 	"github.com/guardian-agent/guardian-go/refusals"
 )
@@ -196,4 +197,18 @@ func ExampleDefinition_Record() {
 	}
 	// Output:
 	// lookup {"type":"object"}
+}
+
+func ExampleNewCache() {
+	// A long-lived process that records its agent again (a CI job that
+	// checks several agents, a server that re-records on reload) keeps one
+	// Fingerprinter and one Cache.
+	opts := &definition.Options{Fingerprinter: fingerprint.New(nil), Cache: definition.NewCache()}
+	tool := definition.NewFuncTool("lookup", "Looks a word up.",
+		json.RawMessage(`{"type":"object","properties":{"word":{"type":"string"}}}`), nil)
+	first, _ := definition.Build(&definition.Agent{Name: "a", Tools: []definition.Tool{tool}}, opts)
+	again, _ := definition.Build(&definition.Agent{Name: "a", Tools: []definition.Tool{tool}}, opts)
+	fmt.Println(first.Digest() == again.Digest())
+	// Output:
+	// true
 }
