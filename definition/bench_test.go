@@ -78,10 +78,8 @@ func BenchmarkBuild200Tools(b *testing.B) {
 			}
 		}
 	})
-	// warm+document also validates and encodes the document, as an export
-	// does.
-	// warm/no-cache reuses the Fingerprinter only: every schema is parsed.
-	b.Run("warm/no-cache", func(b *testing.B) {
+	// warm-no-cache reuses the Fingerprinter only: every schema is parsed.
+	b.Run("warm-no-cache", func(b *testing.B) {
 		opts := &definition.Options{Fingerprinter: fingerprint.New(nil)}
 		if _, err := definition.Build(a, opts); err != nil {
 			b.Fatal(err)
@@ -93,6 +91,8 @@ func BenchmarkBuild200Tools(b *testing.B) {
 			}
 		}
 	})
+	// warm+document also validates and encodes the document, as an export
+	// does.
 	b.Run("warm+document", func(b *testing.B) {
 		opts := &definition.Options{Fingerprinter: fingerprint.New(nil), Cache: definition.NewCache()}
 		if _, err := definition.Build(a, opts); err != nil {

@@ -120,11 +120,7 @@ func (b *builder) agent(a *Agent, base string) (*AgentRecord, *agentIndex) {
 	b.checkText(base, keyModel, a.Model)
 	b.checkText(base, keySystemPrompt, a.SystemPrompt)
 
-	tools := b.gather(a, base)
-	given := newToolSet()
-	for _, p := range tools {
-		given.add(p.tool, p.mcp, p.record)
-	}
+	tools, given := b.gather(a, base)
 
 	servers := map[string]*serverUse{}
 	rec.Tools = make([]ToolRecord, len(tools))
@@ -174,9 +170,9 @@ func (b *builder) agent(a *Agent, base string) (*AgentRecord, *agentIndex) {
 }
 
 // gather returns the agent's tools and its middleware's, sorted by name,
-// the same tool given twice counted once.
-func (b *builder) gather(a *Agent, base string) []*pending {
-	var out []*pending
+// the same tool given twice counted once, and the set of them.
+func (b *builder) gather(a *Agent, base string) ([]*pending, *toolSet) {
+	out := make([]*pending, 0, len(a.Tools))
 	seen := newToolSet()
 	add := func(t Tool, where string) {
 		if isNil(t) {
@@ -219,7 +215,7 @@ func (b *builder) gather(a *Agent, base string) []*pending {
 				"two different tools have this name", "give each tool its own name, e.g. with mcpservers' server-name prefix")
 		}
 	}
-	return out
+	return out, seen
 }
 
 // tool records one tool at pointer tp.
@@ -235,7 +231,6 @@ func (b *builder) tool(p *pending, tp string) (ToolRecord, toolValues) {
 	tv.input, _ = b.schema(tp, keyInputSchema, p.name, t.InputSchema(), true)
 
 	var parts []fingerprint.Part
-	hp := refusals.Append(tp, keySourceHash)
 	if p.mcp != nil {
 		r := p.record
 		if r.SessionBound {
@@ -247,11 +242,12 @@ func (b *builder) tool(p *pending, tp string) (ToolRecord, toolValues) {
 		b.checkText(tp, keyTitle, r.Title)
 		tv.output, tv.hasOutput = b.schema(tp, keyOutputSchema, p.name, r.OutputSchema, false)
 		tv.annotations, tv.hasAnnotations = b.object(tp, keyAnnotations, p.name, r.Annotations)
-		p.code = b.code(hp, p.name, r.Code)
+		p.code = b.code(tp, p.name, r.Code)
 		tr.SourceHash = p.code.hash
 	} else {
 		var d fingerprint.Digest
 		var err error
+		hp := refusals.Append(tp, keySourceHash)
 		if ft, ok := t.(*FuncTool); ok {
 			d, err = b.fp.Func(hp, ft.fn)
 		} else {
@@ -313,12 +309,12 @@ func idOf(c Code) codeID {
 	return codeID{role: c.Role, words: *(*[2]uintptr)(unsafe.Pointer(&c.Value))}
 }
 
-// code analyses an MCP tool's code, memoised by the identity of the code
+// code analyses the code of the MCP tool at pointer tp, memoised by the identity of the code
 // values: the tools of one client share their interceptors and handlers,
 // so most of an agent's tools have the same code. A code list that is
 // refused is not memoised, so every tool that has it is refused at its own
 // pointer.
-func (b *builder) code(hp, tool string, code []Code) *codeInfo {
+func (b *builder) code(tp, tool string, code []Code) *codeInfo {
 	ids := b.ids[:0]
 	for _, c := range code {
 		ids = append(ids, idOf(c))
@@ -337,7 +333,7 @@ func (b *builder) code(hp, tool string, code []Code) *codeInfo {
 		}
 	}
 	before := len(b.errs)
-	ci := &codeInfo{parts: b.codeParts(hp, tool, code)}
+	ci := &codeInfo{parts: b.codeParts(refusals.Append(tp, keySourceHash), tool, code)}
 	ci.hash = b.combine(ci.parts)
 	for _, c := range code {
 		b.walk.find(c.Value, func(h MCPTool) { ci.held = append(ci.held, h) })

@@ -134,9 +134,14 @@ func agentValue(r *AgentRecord, tv []toolValues, sub []canonjson.Value) canonjso
 	m = appendOptional(m, keyDescription, r.Description)
 	m = appendOptional(m, keyModel, r.Model)
 	m = appendOptional(m, keySystemPrompt, r.SystemPrompt)
+	// One array holds every tool's members: Build makes this tree on every
+	// call, and one allocation in place of one per tool halves its cost.
 	tools := make([]canonjson.Value, len(r.Tools))
+	members := make([]canonjson.Member, 0, toolKeys*len(r.Tools))
 	for i := range r.Tools {
-		tools[i] = toolValue(&r.Tools[i], tv[i])
+		start := len(members)
+		members = appendToolMembers(members, &r.Tools[i], tv[i])
+		tools[i] = canonjson.Value{Kind: canonjson.Object, Members: slices.Clip(members[start:])}
 	}
 	m = append(m, canonjson.Member{Key: keyTools, Value: canonjson.Arr(tools...)})
 	servers := make([]canonjson.Value, len(r.MCPServers))
@@ -175,7 +180,14 @@ type toolValues struct {
 // order (the keys are ASCII, so byte order is RFC 8785's order), which
 // saves sorting them for every tool.
 func toolValue(t *ToolRecord, v toolValues) canonjson.Value {
-	m := make([]canonjson.Member, 0, 7)
+	return canonjson.Value{Kind: canonjson.Object, Members: appendToolMembers(make([]canonjson.Member, 0, toolKeys), t, v)}
+}
+
+// toolKeys is the most members a tool has.
+const toolKeys = 7
+
+// appendToolMembers appends a tool's members to m, in sorted order.
+func appendToolMembers(m []canonjson.Member, t *ToolRecord, v toolValues) []canonjson.Member {
 	if v.hasAnnotations {
 		m = append(m, canonjson.Member{Key: keyAnnotations, Value: v.annotations})
 	}
@@ -188,8 +200,7 @@ func toolValue(t *ToolRecord, v toolValues) canonjson.Value {
 		m = append(m, canonjson.Member{Key: keyOutputSchema, Value: v.output})
 	}
 	m = appendOptional(m, keySourceHash, t.SourceHash)
-	m = appendOptional(m, keyTitle, t.Title)
-	return canonjson.Value{Kind: canonjson.Object, Members: m}
+	return appendOptional(m, keyTitle, t.Title)
 }
 
 // serverValue is a server's document tree, its members in sorted order.

@@ -51,8 +51,9 @@ func (b *builder) servers(used map[string]*serverUse, base string) []Server {
 				b.refuse(refusals.ErrInvalid, refusals.Append(sp, keyURL), "stdio-url", name, "a stdio server has a URL", "")
 			}
 			b.checkText(sp, keyCommand, s.Command)
+			ap := refusals.Append(sp, keyArgs)
 			for i, a := range s.Args {
-				b.checkText(refusals.Append(sp, keyArgs), strconv.Itoa(i), a)
+				b.checkText(ap, strconv.Itoa(i), a)
 			}
 			// Command and args together: the command says what a flag
 			// means (mysql -pSECRET, sshpass -p SECRET).

@@ -17,7 +17,9 @@ type Tool interface {
 type MCPTool interface {
 	Tool
 	// MCPRecord tells the definition where the tool's calls go and what code
-	// shapes them. It is called once per Build and must not do I/O.
+	// shapes them. It is called once per Build and must not do I/O. Build
+	// does not modify the record or keep its slices, so an implementation
+	// may return the same record every time.
 	MCPRecord() MCPRecord
 }
 

@@ -341,7 +341,7 @@ func newDocsServer(extra ...server.ServerOption) *server.MCPServer {
 			_, hasPath := os.LookupEnv("PATH")
 			_, hasSecret := os.LookupEnv("MCPSERVERS_PARENT_ONLY")
 			v := os.Getenv(req.GetString("var", ""))
-			return mcp.NewToolResultText(fmt.Sprintf("pid=%d wd=%s var=%s path=%v parentOnly=%v", os.Getpid(), wd, v, hasPath, hasSecret)), nil
+			return mcp.NewToolResultText(fmt.Sprintf("pid=%d wd=%s var=%s path=%v parentOnly=%v args=%q", os.Getpid(), wd, v, hasPath, hasSecret, os.Args[1:])), nil
 		})
 
 	s.AddTool(mcp.NewTool("exit_now", mcp.WithDescription("dies mid-call")),

@@ -16,7 +16,7 @@ import (
 // calls (the interceptors and handlers it was loaded with).
 //
 // Its methods are safe for concurrent use. The byte slices it returns are
-// copies.
+// copies, except MCPRecord's, which are read-only.
 type Tool struct {
 	name  string // as the model sees it
 	wt    *wireTool
@@ -24,6 +24,8 @@ type Tool struct {
 	opts  *options
 	info  ServerInfo
 	chain CallFunc
+	// record is MCPRecord's answer, made at load.
+	record definition.MCPRecord
 }
 
 func (s *remote) newTool(wt *wireTool, info ServerInfo) *Tool {
@@ -32,6 +34,7 @@ func (s *remote) newTool(wt *wireTool, info ServerInfo) *Tool {
 		t.name = prefixedName(s.cfg.name, wt.name)
 	}
 	t.chain = chain(s.opts.interceptors, t.send)
+	t.record = t.newRecord()
 	return t
 }
 
@@ -143,8 +146,16 @@ func (t *Tool) run(ctx context.Context, args map[string]any, answers map[string]
 // shapes its calls: its interceptors in chain order, then the connection's
 // HTTP client factory and auth, then the sampling, elicitation and roots
 // handlers. It never includes headers, environment, working directory,
-// timeouts, or the logging and progress callbacks. It does no I/O.
-func (t *Tool) MCPRecord() definition.MCPRecord {
+// timeouts, or the logging and progress callbacks. It does no I/O and does
+// not allocate.
+//
+// The record is made once, when the tool is loaded, and its slices are
+// shared by every call: treat them as read-only. They are the record's own,
+// not the connection's, so changing them cannot change what the tool calls.
+func (t *Tool) MCPRecord() definition.MCPRecord { return t.record }
+
+// newRecord makes the tool's MCPRecord, with copies of its own.
+func (t *Tool) newRecord() definition.MCPRecord {
 	cfg := t.srv.cfg
 	r := definition.MCPRecord{
 		Server: definition.Server{
@@ -158,11 +169,11 @@ func (t *Tool) MCPRecord() definition.MCPRecord {
 		Title:        t.wt.title,
 		OutputSchema: bytes.Clone(t.wt.output),
 		Annotations:  bytes.Clone(t.wt.annotations),
-		Code:         make([]definition.Code, 0, len(t.opts.interceptors)+5),
 	}
+	code := make([]definition.Code, 0, len(t.opts.interceptors)+5)
 	add := func(role definition.Role, v any, present bool) {
 		if present {
-			r.Code = append(r.Code, definition.Code{Role: role, Value: v})
+			code = append(code, definition.Code{Role: role, Value: v})
 		}
 	}
 	for _, ic := range t.opts.interceptors {
@@ -173,6 +184,9 @@ func (t *Tool) MCPRecord() definition.MCPRecord {
 	add(definition.RoleSampling, t.opts.sampling, t.opts.sampling != nil)
 	add(definition.RoleElicitation, t.opts.elicitation, t.opts.elicitation != nil)
 	add(definition.RoleRoots, t.opts.roots, t.opts.roots != nil)
+	// Clipped: an append to a returned slice cannot write into the record.
+	r.Server.Args = slices.Clip(r.Server.Args)
+	r.Code = slices.Clip(code)
 	return r
 }
 

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -357,10 +358,48 @@ func TestMCPRecord(t *testing.T) {
 	if s := tools["search_docs"].MCPRecord(); !strings.Contains(string(s.OutputSchema), "results") {
 		t.Errorf("search_docs record output schema = %s", s.OutputSchema)
 	}
-	// The record is a copy.
-	got.Server.Args[0] = "changed"
-	if tools["tool_00000"].MCPRecord().Server.Args[0] != "-test.run=^$" {
-		t.Errorf("MCPRecord() shares its args")
+	// Appending to the record's slices cannot write into it.
+	_ = append(got.Server.Args, "appended")
+	_ = append(got.Code, definition.Code{Role: definition.RoleAuth})
+	if again := tools["tool_00000"].MCPRecord(); len(again.Server.Args) != 2 || len(again.Code) != 5 {
+		t.Errorf("an append changed the record: %+v", again)
+	}
+}
+
+// TestRecordIsNotCallState changes what MCPRecord returned (a caller that
+// ignores "read-only") and asserts the tool still calls what it was loaded
+// with, through a reconnect that re-reads its command line.
+func TestRecordIsNotCallState(t *testing.T) {
+	var seen []string
+	ic := InterceptorFunc(func(ctx contextT, req *CallRequest, next CallFunc) (*Result, error) {
+		seen = append(seen, "loaded")
+		return next(ctx, req)
+	})
+	conn := stdioServer("docs")
+	conn.Args = []string{"-test.run=^$"}
+	tools := loadTools(t, newClient(t, map[string]Connection{"docs": conn}, &ClientOptions{Interceptors: []Interceptor{ic}}))
+	whoami := tools["whoami"]
+	rec := whoami.MCPRecord()
+	rec.Server.Args[0] = "-test.run=^TestNothing$"
+	rec.Code[0].Value = InterceptorFunc(func(ctx contextT, req *CallRequest, next CallFunc) (*Result, error) {
+		seen = append(seen, "changed")
+		return next(ctx, req)
+	})
+
+	before := pidOf(t, whoami)
+	if err := syscall.Kill(before, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return processGone(before) })
+	got := call(t, whoami, nil).Text()
+	if strings.Contains(got, fmt.Sprintf("pid=%d ", before)) {
+		t.Errorf("not reconnected: %s", got)
+	}
+	if !strings.Contains(got, `args=["-test.run=^$"]`) {
+		t.Errorf("the reconnected server was started with %s, want the args it was loaded with", got)
+	}
+	if len(seen) == 0 || slices.Contains(seen, "changed") {
+		t.Errorf("interceptors run = %v, want only the one loaded", seen)
 	}
 }
 

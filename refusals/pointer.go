@@ -5,10 +5,7 @@ import (
 	"strings"
 )
 
-var (
-	pointerEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
-	pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
-)
+var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
 
 // Pointer builds an RFC 6901 JSON pointer from reference tokens, escaping
 // "~" as "~0" and "/" as "~1". Pointer() is "", the whole document.
@@ -23,11 +20,36 @@ func Append(pointer string, tokens ...string) string {
 	if len(tokens) == 0 {
 		return pointer
 	}
+	// Sized exactly, so building a pointer is one allocation: Build makes
+	// one per tool.
+	n := len(pointer)
+	for _, t := range tokens {
+		n += 1 + len(t)
+		for i := 0; i < len(t); i++ {
+			if t[i] == '~' || t[i] == '/' {
+				n++
+			}
+		}
+	}
 	var b strings.Builder
+	b.Grow(n)
 	b.WriteString(pointer)
 	for _, t := range tokens {
 		b.WriteByte('/')
-		pointerEscaper.WriteString(&b, t)
+		for {
+			i := strings.IndexAny(t, "~/")
+			if i < 0 {
+				b.WriteString(t)
+				break
+			}
+			b.WriteString(t[:i])
+			if t[i] == '~' {
+				b.WriteString("~0")
+			} else {
+				b.WriteString("~1")
+			}
+			t = t[i+1:]
+		}
 	}
 	return b.String()
 }
