@@ -4,7 +4,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -287,64 +286,14 @@ func (p *parser) str() (string, error) {
 		if p.pos+1 >= len(p.data) {
 			return "", p.fail("unterminated string")
 		}
-		e := p.data[p.pos+1]
-		p.pos += 2
-		switch e {
-		case '"', '\\', '/':
-			buf = append(buf, e)
-		case 'b':
-			buf = append(buf, '\b')
-		case 'f':
-			buf = append(buf, '\f')
-		case 'n':
-			buf = append(buf, '\n')
-		case 'r':
-			buf = append(buf, '\r')
-		case 't':
-			buf = append(buf, '\t')
-		case 'u':
-			r, ok := p.hex4()
-			if !ok {
-				return "", p.fail("invalid \\u escape")
-			}
-			if utf16.IsSurrogate(r) {
-				if r >= 0xdc00 || p.pos+1 >= len(p.data) || p.data[p.pos] != '\\' || p.data[p.pos+1] != 'u' {
-					return "", p.fail("lone surrogate escape")
-				}
-				p.pos += 2
-				lo, ok := p.hex4()
-				if !ok || lo < 0xdc00 || lo > 0xdfff {
-					return "", p.fail("lone surrogate escape")
-				}
-				r = utf16.DecodeRune(r, lo)
-			}
-			buf = utf8.AppendRune(buf, r)
-		default:
-			return "", p.fail("invalid escape")
+		var n int
+		var problem string
+		buf, n, problem, _ = AppendEscape(buf, p.data[p.pos:])
+		if n == 0 {
+			return "", p.fail(problem)
 		}
+		p.pos += n
 	}
-}
-
-func (p *parser) hex4() (rune, bool) {
-	if len(p.data)-p.pos < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range p.data[p.pos : p.pos+4] {
-		r <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			r |= rune(c - 'a' + 10)
-		case c >= 'A' && c <= 'F':
-			r |= rune(c - 'A' + 10)
-		default:
-			return 0, false
-		}
-	}
-	p.pos += 4
-	return r, true
 }
 
 // number reads a number per the JSON grammar and stores its canonical text.

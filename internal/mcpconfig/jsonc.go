@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/guardian-agent/guardian-go/internal/canonjson"
 	"github.com/guardian-agent/guardian-go/refusals"
 )
 
@@ -330,44 +330,13 @@ func (p *parser) string(path []string) (string, error) {
 			if p.pos+1 >= len(p.data) {
 				return "", p.errAt(start, refusals.Pointer(path...), "unterminated string")
 			}
-			e := p.data[p.pos+1]
-			p.pos += 2
-			switch e {
-			case '"', '\\', '/':
-				b = append(b, e)
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				r, ok := p.hex4()
-				if !ok {
-					return "", p.errAt(p.pos-2, refusals.Pointer(path...), "invalid \\u escape in a string")
-				}
-				if utf16.IsSurrogate(r) {
-					r2 := rune(-1)
-					if p.pos+1 < len(p.data) && p.data[p.pos] == '\\' && p.data[p.pos+1] == 'u' {
-						p.pos += 2
-						r2, ok = p.hex4()
-						if !ok {
-							return "", p.errAt(p.pos-2, refusals.Pointer(path...), "invalid \\u escape in a string")
-						}
-					}
-					r = utf16.DecodeRune(r, r2)
-					if r == utf8.RuneError {
-						return "", p.errAt(p.pos, refusals.Pointer(path...), "unpaired surrogate in a string")
-					}
-				}
-				b = utf8.AppendRune(b, r)
-			default:
-				return "", p.errAt(p.pos-2, refusals.Pointer(path...), "invalid escape in a string")
+			var n, at int
+			var problem string
+			b, n, problem, at = canonjson.AppendEscape(b, p.data[p.pos:])
+			if n == 0 {
+				return "", p.errAt(p.pos+at, refusals.Pointer(path...), problem+" in a string")
 			}
+			p.pos += n
 			plain = p.pos
 		case c < utf8.RuneSelf:
 			p.pos++
@@ -379,18 +348,6 @@ func (p *parser) string(path []string) (string, error) {
 			p.pos += size
 		}
 	}
-}
-
-func (p *parser) hex4() (rune, bool) {
-	if p.pos+4 > len(p.data) {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(string(p.data[p.pos:p.pos+4]), 16, 32)
-	if err != nil {
-		return 0, false
-	}
-	p.pos += 4
-	return rune(v), true
 }
 
 // number reads a JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
