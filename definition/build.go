@@ -56,6 +56,10 @@ type builder struct {
 	// their interceptors and handlers.
 	hashes map[string]string
 	codes  map[uint64][]*codeInfo
+	// slices memoises codes by the code list's memory: the tools of one
+	// server share one list, whose contents the MCPTool contract keeps
+	// fixed during a Build.
+	slices map[codeSlice]*codeInfo
 	seed   maphash.Seed
 	ids    []codeID // scratch
 	parser canonjson.Parser
@@ -315,6 +319,10 @@ func idOf(c Code) codeID {
 // refused is not memoised, so every tool that has it is refused at its own
 // pointer.
 func (b *builder) code(tp, tool string, code []Code) *codeInfo {
+	key := codeSlice{unsafe.SliceData(code), len(code)}
+	if ci, ok := b.slices[key]; ok {
+		return ci
+	}
 	ids := b.ids[:0]
 	for _, c := range code {
 		ids = append(ids, idOf(c))
@@ -329,6 +337,7 @@ func (b *builder) code(tp, tool string, code []Code) *codeInfo {
 	sum := h.Sum64()
 	for _, ci := range b.codes[sum] {
 		if len(ci.ids) == len(code) && sameIDs(ci.ids, code) {
+			b.rememberSlice(key, ci)
 			return ci
 		}
 	}
@@ -347,8 +356,25 @@ func (b *builder) code(tp, tool string, code []Code) *codeInfo {
 			b.codes = map[uint64][]*codeInfo{}
 		}
 		b.codes[sum] = append(b.codes[sum], ci)
+		b.rememberSlice(key, ci)
 	}
 	return ci
+}
+
+// codeSlice is a code list's memory: where it starts and how long it is.
+type codeSlice struct {
+	data *Code
+	n    int
+}
+
+func (b *builder) rememberSlice(key codeSlice, ci *codeInfo) {
+	if key.data == nil {
+		return
+	}
+	if b.slices == nil {
+		b.slices = map[codeSlice]*codeInfo{}
+	}
+	b.slices[key] = ci
 }
 
 func sameIDs(ids []codeID, code []Code) bool {

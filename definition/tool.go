@@ -19,7 +19,9 @@ type MCPTool interface {
 	// MCPRecord tells the definition where the tool's calls go and what code
 	// shapes them. It is called once per Build and must not do I/O. Build
 	// does not modify the record or keep its slices, so an implementation
-	// may return the same record every time.
+	// may return the same record every time, and its tools may share one
+	// Code slice (Build then analyses it once); the slices must not change
+	// while a Build runs.
 	MCPRecord() MCPRecord
 }
 

@@ -41,6 +41,12 @@ type remote struct {
 	// fixed is set for SessionTools: the session is the caller's, and is
 	// never remade or closed here.
 	fixed bool
+
+	// The parts of its tools' MCPRecords that are the server's, made once
+	// and shared by them (see recordParts).
+	recordOnce sync.Once
+	recordArgs []string
+	recordCode []definition.Code
 }
 
 // attempt is a connect in progress, which concurrent callers wait for.

@@ -150,44 +150,56 @@ func (t *Tool) run(ctx context.Context, args map[string]any, answers map[string]
 // not allocate.
 //
 // The record is made once, when the tool is loaded, and its slices are
-// shared by every call: treat them as read-only. They are the record's own,
-// not the connection's, so changing them cannot change what the tool calls.
+// shared (args and code with the server's other tools): treat them as
+// read-only. They are the record's own, not the connection's, so changing
+// them cannot change what the tool calls.
 func (t *Tool) MCPRecord() definition.MCPRecord { return t.record }
 
 // newRecord makes the tool's MCPRecord, with copies of its own.
 func (t *Tool) newRecord() definition.MCPRecord {
 	cfg := t.srv.cfg
-	r := definition.MCPRecord{
+	args, code := t.srv.recordParts()
+	return definition.MCPRecord{
 		Server: definition.Server{
 			Name:      t.info.Name,
 			Transport: cfg.transport,
 			URL:       cfg.url,
 			Command:   cfg.command,
-			Args:      slices.Clone(cfg.args),
+			Args:      args,
 		},
 		SessionBound: t.srv.fixed,
 		Title:        t.wt.title,
 		OutputSchema: bytes.Clone(t.wt.output),
 		Annotations:  bytes.Clone(t.wt.annotations),
+		Code:         code,
 	}
-	code := make([]definition.Code, 0, len(t.opts.interceptors)+5)
-	add := func(role definition.Role, v any, present bool) {
-		if present {
-			code = append(code, definition.Code{Role: role, Value: v})
+}
+
+// recordParts returns the server's args and the code that shapes its
+// tools' calls, for their records: copies, made once and shared by all the
+// server's tools, so that a definition analyses the code once per server.
+// Clipped: an append to a returned slice cannot write into them.
+func (s *remote) recordParts() ([]string, []definition.Code) {
+	s.recordOnce.Do(func() {
+		cfg, opts := s.cfg, s.opts
+		s.recordArgs = slices.Clip(slices.Clone(cfg.args))
+		code := make([]definition.Code, 0, len(opts.interceptors)+5)
+		add := func(role definition.Role, v any, present bool) {
+			if present {
+				code = append(code, definition.Code{Role: role, Value: v})
+			}
 		}
-	}
-	for _, ic := range t.opts.interceptors {
-		add(definition.RoleInterceptor, ic, true)
-	}
-	add(definition.RoleHTTPClient, cfg.httpClient, cfg.httpClient != nil)
-	add(definition.RoleAuth, cfg.auth, cfg.auth != nil)
-	add(definition.RoleSampling, t.opts.sampling, t.opts.sampling != nil)
-	add(definition.RoleElicitation, t.opts.elicitation, t.opts.elicitation != nil)
-	add(definition.RoleRoots, t.opts.roots, t.opts.roots != nil)
-	// Clipped: an append to a returned slice cannot write into the record.
-	r.Server.Args = slices.Clip(r.Server.Args)
-	r.Code = slices.Clip(code)
-	return r
+		for _, ic := range opts.interceptors {
+			add(definition.RoleInterceptor, ic, true)
+		}
+		add(definition.RoleHTTPClient, cfg.httpClient, cfg.httpClient != nil)
+		add(definition.RoleAuth, cfg.auth, cfg.auth != nil)
+		add(definition.RoleSampling, opts.sampling, opts.sampling != nil)
+		add(definition.RoleElicitation, opts.elicitation, opts.elicitation != nil)
+		add(definition.RoleRoots, opts.roots, opts.roots != nil)
+		s.recordCode = slices.Clip(code)
+	})
+	return s.recordArgs, s.recordCode
 }
 
 // ServerInfo describes the server a tool came from.
