@@ -2,6 +2,7 @@ package definition
 
 import (
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"unsafe"
 
@@ -135,6 +136,7 @@ func (s *toolSet) sameAs(h MCPTool, t Tool) bool {
 // cheap.
 type walker struct {
 	mayHold map[reflect.Type]bool
+	modules []string // the build's module paths, read when first needed
 }
 
 func newWalker() *walker { return &walker{mayHold: map[reflect.Type]bool{}} }
@@ -200,7 +202,7 @@ func (w *walker) walk(v reflect.Value, seen map[visitKey]bool, found func(MCPToo
 		c.Set(e)
 		w.walk(c, seen, found, false)
 	case reflect.Struct:
-		library := isLibraryType(t)
+		library := w.isLibraryType(t)
 		for i := range t.NumField() {
 			if library && !t.Field(i).IsExported() {
 				continue
@@ -259,7 +261,7 @@ func (w *walker) canHold(t reflect.Type) bool {
 		v = t.Key().Implements(mcpToolType) || t.Elem().Implements(mcpToolType) || w.canHold(t.Key()) || w.canHold(t.Elem())
 	case reflect.Struct:
 		v = t.Implements(mcpToolType)
-		library := isLibraryType(t)
+		library := w.isLibraryType(t)
 		for i := 0; !v && i < t.NumField(); i++ {
 			f := t.Field(i)
 			if library && !f.IsExported() {
@@ -274,15 +276,55 @@ func (w *walker) canHold(t reflect.Type) bool {
 
 // isLibraryType reports whether t is declared by the standard library,
 // mcp-go or this module, whose unexported fields Build does not read.
-func isLibraryType(t reflect.Type) bool {
+func (w *walker) isLibraryType(t reflect.Type) bool {
 	p := t.PkgPath()
-	if p == "" || strings.HasSuffix(p, "_test") {
-		return false // unnamed, or declared in a test: the user's
+	if p == "" || p == "main" || strings.HasSuffix(p, "_test") {
+		return false // unnamed, or declared in a program or a test: the user's
+	}
+	if underModule(p, "github.com/mark3labs/mcp-go") || underModule(p, "github.com/guardian-agent/guardian-go") {
+		return true
 	}
 	first, _, _ := strings.Cut(p, "/")
-	if !strings.Contains(first, ".") {
-		return p != "main" // the standard library has no dot in its first element
+	if strings.Contains(first, ".") {
+		return false
 	}
-	return p == "github.com/mark3labs/mcp-go" || strings.HasPrefix(p, "github.com/mark3labs/mcp-go/") ||
-		strings.HasPrefix(p, "github.com/guardian-agent/guardian-go/")
+	// No dot in the first element: the standard library's, unless a module
+	// of this build has the path (a module may be named "myapp").
+	if w.modules == nil {
+		w.modules = buildModules()
+	}
+	for _, m := range w.modules {
+		if underModule(p, m) {
+			return false
+		}
+	}
+	return true
+}
+
+// buildModules lists the paths of the running program's main module and
+// its dependencies (the replaced paths too).
+func buildModules() []string {
+	out := []string{}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return out
+	}
+	add := func(m *debug.Module) {
+		for ; m != nil; m = m.Replace {
+			if m.Path != "" {
+				out = append(out, m.Path)
+			}
+		}
+	}
+	add(&bi.Main)
+	for _, d := range bi.Deps {
+		add(d)
+	}
+	return out
+}
+
+// underModule reports whether package path p is module m's or one of its
+// subpackages'.
+func underModule(p, m string) bool {
+	return p == m || (len(p) > len(m) && p[len(m)] == '/' && p[:len(m)] == m)
 }
