@@ -34,11 +34,8 @@ func Build(a *Agent, opts *Options) (*Definition, error) {
 	}
 	b := &builder{fp: fp, visiting: map[*Agent]bool{}, walk: newWalker(), seed: maphash.MakeSeed(), cache: opts.Cache}
 	rec, idx := b.agent(a, "")
-	if len(b.errs) > 0 {
-		return nil, refusals.Join(b.errs...)
-	}
 	rec.FormatVersion = FormatVersion
-	d, err := finish(rec, idx, opts.Exclude, fp)
+	d, err := finish(rec, idx, opts.Exclude, fp, b.errs)
 	if err != nil {
 		return nil, err
 	}

@@ -108,16 +108,21 @@ func (d *Definition) rec() *AgentRecord {
 }
 
 // finish applies exclusions and makes the Definition; the document is
-// validated and encoded when first exported.
-func finish(rec *AgentRecord, idx *agentIndex, exclude []string, fp *fingerprint.Fingerprinter) (*Definition, error) {
-	ex, err := parseExcludes(exclude)
-	if err != nil {
-		return nil, err
-	}
+// validated and encoded when first exported. refused are the refusals
+// found while recording: finish adds its own, so that every problem is
+// reported at once.
+func finish(rec *AgentRecord, idx *agentIndex, exclude []string, fp *fingerprint.Fingerprinter, refused []error) (*Definition, error) {
+	ex, errs := parseExcludes(exclude)
 	rec.Extensions.Guardian.Exclude = ex.pointers()
-	root := recordValue(rec, idx)
-	if root, err = ex.apply(root); err != nil {
-		return nil, err
+	var root canonjson.Value
+	var notFound []error
+	if len(refused) == 0 {
+		// Only a sound record can say a pointer names nothing: a refused
+		// schema, say, is not there to exclude from.
+		root, notFound = ex.apply(recordValue(rec, idx))
+	}
+	if errs = slices.Concat(refused, errs, notFound); len(errs) > 0 {
+		return nil, refusals.Join(errs...)
 	}
 	d := &Definition{root: root, index: idx, fp: fp, exclude: ex}
 	d.fpOnce.Do(func() {})

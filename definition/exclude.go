@@ -17,8 +17,9 @@ type exclusion struct {
 }
 
 // parseExcludes checks each pointer: well formed, and pointing at a field a
-// document may go without. Whether it exists is checked when applied.
-func parseExcludes(ps []string) (exclusions, error) {
+// document may go without. Whether it exists is checked when applied. It
+// returns the pointers that passed and a refusal for each that did not.
+func parseExcludes(ps []string) (exclusions, []error) {
 	var out exclusions
 	var errs []error
 	for _, p := range ps {
@@ -36,13 +37,10 @@ func parseExcludes(ps []string) (exclusions, error) {
 		}
 		out = append(out, exclusion{pointer: p, tokens: toks})
 	}
-	if len(errs) > 0 {
-		return nil, refusals.Join(errs...)
-	}
 	// Deepest and last first, so removing one never moves another.
 	slices.SortFunc(out, func(a, b exclusion) int { return -refusals.ComparePointers(a.pointer, b.pointer) })
 	out = slices.CompactFunc(out, func(a, b exclusion) bool { return a.pointer == b.pointer })
-	return out, nil
+	return out, errs
 }
 
 // excludable reports whether tokens point at an optional part of an agent.
@@ -101,7 +99,7 @@ func (ex exclusions) pointers() []string {
 
 // apply removes every exclusion from root, refusing pointers that match
 // nothing.
-func (ex exclusions) apply(root canonjson.Value) (canonjson.Value, error) {
+func (ex exclusions) apply(root canonjson.Value) (canonjson.Value, []error) {
 	var errs []error
 	for _, e := range ex {
 		v, ok := remove(root, e.tokens)
@@ -112,10 +110,7 @@ func (ex exclusions) apply(root canonjson.Value) (canonjson.Value, error) {
 		}
 		root = v
 	}
-	if len(errs) > 0 {
-		return canonjson.Value{}, refusals.Join(errs...)
-	}
-	return root, nil
+	return root, errs
 }
 
 // under returns the exclusions below prefix, relative to it, deepest first.
