@@ -64,6 +64,14 @@ func TestDotlessModule(t *testing.T) {
 func buildProgram(t *testing.T, name, module string, edits ...string) string {
 	t.Helper()
 	dir := t.TempDir()
+	compileProgram(t, dir, name, module, edits...)
+	return runProgram(t, dir, name)
+}
+
+// compileProgram builds testdata/<name> as buildProgram does, in dir, as
+// dir/prog.
+func compileProgram(t *testing.T, dir, name, module string, edits ...string) {
+	t.Helper()
 	src := filepath.Join("testdata", name)
 	err := filepath.WalkDir(src, func(path string, e fs.DirEntry, err error) error {
 		if err != nil || e.IsDir() {
@@ -116,6 +124,11 @@ func buildProgram(t *testing.T, name, module string, edits ...string) string {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+}
+
+// runProgram runs dir/prog in dir and returns what it printed.
+func runProgram(t *testing.T, dir, name string) string {
+	t.Helper()
 	run := exec.Command(filepath.Join(dir, "prog"))
 	run.Dir = dir
 	out, err := run.Output()

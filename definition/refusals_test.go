@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -401,5 +402,35 @@ func TestVetRefusesUndescribedTools(t *testing.T) {
 			err := d.Vet(tt.tool, tt.sub...)
 			wantRefusal(t, err, refusals.ErrUndescribed, tt.pointer, tt.rule)
 		})
+	}
+}
+
+// TestRefusesUnreadableSource builds a program, deletes its source, and
+// runs it: its tool's interceptor, auth and sampling handler cannot be
+// fingerprinted, and each is refused at the tool's sourceHash, naming its
+// role.
+func TestRefusesUnreadableSource(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	compileProgram(t, dir, "unreadableprog", "example.com/unreadableprog")
+	if err := os.Remove(filepath.Join(dir, "main.go")); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSpace(runProgram(t, dir, "unreadableprog")), "\n")
+	// A func's file is gone; a type is looked for in its package's
+	// directory, which is there without it.
+	want := []string{
+		`/tools/0/sourceHash fingerprint/stale-source: auth code of tool "search"`,
+		`/tools/0/sourceHash fingerprint/unreadable-source: interceptor code of tool "search"`,
+		`/tools/0/sourceHash fingerprint/unreadable-source: sampling code of tool "search"`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("refusals:\n%s\nwant %d", strings.Join(got, "\n"), len(want))
+	}
+	slices.Sort(got)
+	for i, want := range want {
+		if !strings.HasPrefix(got[i], want) {
+			t.Errorf("refusal %d = %q, want it to start %q", i, got[i], want)
+		}
 	}
 }
