@@ -116,10 +116,10 @@ func (b *builder) agent(a *Agent, base string) (*AgentRecord, *agentIndex) {
 	if a.Name == "" {
 		b.refuse(refusals.ErrInvalid, refusals.Append(base, keyName), "agent-name-required", "", "", "give the agent a name")
 	}
-	b.checkText(base, keyName, a.Name)
-	b.checkText(base, keyDescription, a.Description)
-	b.checkText(base, keyModel, a.Model)
-	b.checkText(base, keySystemPrompt, a.SystemPrompt)
+	b.prose(base, keyName, a.Name)
+	b.prose(base, keyDescription, a.Description)
+	b.prose(base, keyModel, a.Model)
+	b.prose(base, keySystemPrompt, a.SystemPrompt)
 
 	tools, given := b.gather(a, base)
 
@@ -227,8 +227,8 @@ func (b *builder) tool(p *pending, tp string) (ToolRecord, toolValues) {
 	if p.name == "" {
 		b.refuse(refusals.ErrInvalid, refusals.Append(tp, keyName), "tool-name-required", "", "", "give the tool a name")
 	}
-	b.checkText(tp, keyName, tr.Name)
-	b.checkText(tp, keyDescription, tr.Description)
+	b.prose(tp, keyName, tr.Name)
+	b.prose(tp, keyDescription, tr.Description)
 	tv.input, _ = b.schema(tp, keyInputSchema, p.name, t.InputSchema(), true)
 
 	var parts []fingerprint.Part
@@ -240,7 +240,7 @@ func (b *builder) tool(p *pending, tp string) (ToolRecord, toolValues) {
 				"load it with mcpservers.NewClient and Client.Tools")
 		}
 		tr.Title = r.Title
-		b.checkText(tp, keyTitle, r.Title)
+		b.prose(tp, keyTitle, r.Title)
 		tv.output, tv.hasOutput = b.schema(tp, keyOutputSchema, p.name, r.OutputSchema, false)
 		tv.annotations, tv.hasAnnotations = b.object(tp, keyAnnotations, p.name, r.Annotations)
 		p.code = b.code(tp, p.name, r.Code)
@@ -468,6 +468,12 @@ func (b *builder) object(base, key, tool string, raw []byte) (canonjson.Value, b
 		b.refuse(refusals.ErrInvalid, refusals.Append(base, key), "not-an-object", tool, "it is a JSON "+v.Kind.String(), "give a JSON object")
 		return canonjson.Value{}, false
 	}
+	if errs := textRefusals(v, refusals.Append(base, key)); len(errs) > 0 {
+		for _, err := range errs {
+			b.errs = append(b.errs, withSubjectTool(err, tool))
+		}
+		return canonjson.Value{}, false
+	}
 	if b.cache != nil {
 		b.cache.put(raw, v)
 	}
@@ -482,6 +488,16 @@ func jsonRefusal(base string, err error, subject string) error {
 			Detail: se.Msg + " at byte " + strconv.Itoa(se.Offset), Fix: "give valid, duplicate-free UTF-8 JSON"}
 	}
 	return &refusals.Error{Kind: refusals.ErrInvalid, Pointer: base, Rule: "json-invalid", Subject: subject}
+}
+
+// withSubjectTool names the tool in a refusal that names nothing.
+func withSubjectTool(err error, tool string) error {
+	if r, ok := err.(*refusals.Error); ok && r.Subject == "" {
+		c := *r
+		c.Subject = tool
+		return &c
+	}
+	return err
 }
 
 // checkText refuses text that is not valid UTF-8, at base/key.

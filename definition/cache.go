@@ -7,8 +7,9 @@ import (
 )
 
 // Cache keeps, from one Build to the next, the tools' JSON (input and
-// output schemas, annotations) parsed and canonical, by content: building an
-// agent again, or vetting its calls, then skips parsing what it has seen.
+// output schemas, annotations) parsed and canonical, by content, and the
+// text found free of credentials: building an agent again, or vetting its
+// calls, then skips parsing and checking what it has seen.
 // With a warm Fingerprinter too (Options.Fingerprinter), building an agent
 // again costs a fraction of building it the first time.
 //
@@ -17,11 +18,26 @@ import (
 type Cache struct {
 	mu     sync.RWMutex
 	values map[string]canonjson.Value
+	clean  map[string]struct{} // text that holds no credential
 }
 
 // NewCache returns an empty Cache.
 func NewCache() *Cache {
-	return &Cache{values: map[string]canonjson.Value{}}
+	return &Cache{values: map[string]canonjson.Value{}, clean: map[string]struct{}{}}
+}
+
+// isClean reports whether text passed the credential check before.
+func (c *Cache) isClean(text string) bool {
+	c.mu.RLock()
+	_, ok := c.clean[text]
+	c.mu.RUnlock()
+	return ok
+}
+
+func (c *Cache) markClean(text string) {
+	c.mu.Lock()
+	c.clean[text] = struct{}{}
+	c.mu.Unlock()
 }
 
 // get returns the parsed form of raw, if the cache has it. Values are never

@@ -50,11 +50,12 @@ type agentIndex struct {
 // their shortest form, no HTML escaping, UTF-8, two-space indentation and a
 // trailing newline. The same agent gives the same bytes on every machine.
 //
-// The document is validated against the JSON Schema (Schema) on first
-// export, and written only if valid. Build's documents are valid by
+// The document is validated against the JSON Schema (Schema) and encoded
+// on the first export (Document or Digest), and given out only if valid;
+// later exports return the same bytes. Build's documents are valid by
 // construction, so the error, *refusals.Error values of kind
-// refusals.ErrInvalid, would mean a bug in this package; it is checked on
-// every export all the same.
+// refusals.ErrInvalid, would mean a bug in this package; the check runs
+// all the same.
 func (d *Definition) Document() ([]byte, error) {
 	d.export()
 	if d.exportErr != nil {

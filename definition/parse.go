@@ -12,7 +12,8 @@ import (
 // Parse reads a definition document strictly: valid UTF-8 JSON without
 // duplicate keys, no unknown fields, every value of the right type, valid
 // against the schema, tools and servers sorted and unique, every server used
-// by a tool, and no credential in a server's command, URL or arguments.
+// by a tool, no credential in a server's command, URL or arguments, and
+// none of the credentials secrets.CheckText finds in any other string.
 // Refusals are located by JSON pointer and never quote values. Parse reads
 // every document Build writes, and its Document returns the same bytes.
 func Parse(data []byte) (*Definition, error) {
@@ -29,6 +30,9 @@ func Parse(data []byte) (*Definition, error) {
 	}
 	if err := checkRecord(rec, "", true); err != nil {
 		return nil, err
+	}
+	if errs := textRefusals(root, ""); len(errs) > 0 {
+		return nil, refusals.Join(errs...)
 	}
 	d := &Definition{record: rec, root: root, index: indexRecord(rec, ""), exclude: recordedExclusions(rec)}
 	d.doc = canonjson.Encode(root)
@@ -62,12 +66,17 @@ func (dec *decoder) fields(v canonjson.Value, ptr string, readers map[string]fun
 		return false
 	}
 	for _, m := range v.Members {
-		p := refusals.Append(ptr, m.Key)
 		r, ok := readers[m.Key]
 		if !ok {
-			dec.fail(p, "unknown-field", "this field is not part of the format")
+			if secrets.CheckText("", m.Key) != nil {
+				// The name is the secret: point at its object.
+				dec.fail(ptr, "unknown-field", "a field not part of the format, whose name holds a credential")
+				continue
+			}
+			dec.fail(refusals.Append(ptr, m.Key), "unknown-field", "this field is not part of the format")
 			continue
 		}
+		p := refusals.Append(ptr, m.Key)
 		r(m.Value, p)
 	}
 	return true

@@ -434,3 +434,42 @@ func TestRefusesUnreadableSource(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusesCredentialsInText: a token in prose lands in the document as
+// surely as one in a server's args: in the system prompt, a tool's
+// description, a schema's string or a schema's property name. Each is
+// refused where it is, with a Cache too (nothing refused is remembered as
+// clean), and Parse refuses a document holding one.
+func TestRefusesCredentialsInText(t *testing.T) {
+	t.Parallel()
+	tok := fakeToken("ghp_", 36)
+	schema := json.RawMessage(`{"type":"object","properties":{"q":{"type":"string","default":"` + tok + `"},"` + tok + `":{"type":"string"}}}`)
+	a := &definition.Agent{Name: "a", SystemPrompt: "Call GitHub with " + tok + ".", Tools: []definition.Tool{
+		definition.NewFuncTool("search", "Searches, authorized by "+tok, schema, nil),
+	}}
+	opts := &definition.Options{Cache: definition.NewCache(), Exclude: []string{"/systemPrompt"}}
+	for range 2 {
+		_, err := definition.Build(a, opts)
+		wantRefusals(t, err, "/systemPrompt token/github", "/tools/0/description token/github",
+			"/tools/0/inputSchema/properties token/github", "/tools/0/inputSchema/properties/q/default token/github")
+		if err != nil && strings.Contains(err.Error(), tok) {
+			t.Error("the error quotes the token")
+		}
+	}
+
+	clean := &definition.Agent{Name: "a", SystemPrompt: "Call GitHub.", Tools: []definition.Tool{
+		definition.NewFuncTool("search", "Searches.", json.RawMessage(`{"type":"object"}`), nil)}}
+	d, err := definition.Build(clean, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := d.Document()
+	leaked := strings.Replace(string(doc), "Call GitHub.", "Call GitHub with "+tok+".", 1)
+	_, err = definition.Parse([]byte(leaked))
+	wantRefusals(t, err, "/systemPrompt token/github")
+	_, err = definition.Parse([]byte(strings.Replace(string(doc), `"name": "a",`, `"name": "a", "`+tok+`": 1,`, 1)))
+	wantRefusals(t, err, " unknown-field")
+	if err != nil && strings.Contains(err.Error(), tok) {
+		t.Error("Parse's error quotes the token")
+	}
+}

@@ -92,8 +92,8 @@ func schemaRefusal(e *jsonschema.ValidationError) error {
 }
 
 // opaqueToolKeys are the tool members whose contents the schema does not
-// constrain: it asks only that each is an object (TestSchemaMatchesGoTypes
-// holds it to that). shallow leaves their contents out, so validating a
+// constrain: it asks only that each is an object
+// (TestSchemaLeavesToolSchemasOpaque holds it to that). shallow leaves their contents out, so validating a
 // document costs the same whatever the size of its tools' schemas.
 var opaqueToolKeys = [...]string{keyInputSchema, keyOutputSchema, keyAnnotations}
 

@@ -4,7 +4,7 @@ import "encoding/json"
 
 // Tool is a tool as the model sees it: a name, a description and a JSON
 // Schema for its arguments. *mcpservers.Tool satisfies it, and so does a
-// native Go tool made with NewTool.
+// native Go tool made with NewFuncTool.
 type Tool interface {
 	Name() string
 	Description() string

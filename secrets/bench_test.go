@@ -85,3 +85,15 @@ func BenchmarkCheckArgsMegabyte(b *testing.B) {
 		_ = secrets.CheckArgs("/a", []string{arg})
 	}
 }
+
+// BenchmarkCheckText is a tool description of typical length, clean.
+func BenchmarkCheckText(b *testing.B) {
+	text := "Search the internal documentation for pages matching a query. Returns up to ten results with titles, URLs and a short excerpt of each page."
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := secrets.CheckText("/description", text); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -55,6 +55,24 @@ func CheckArgs(pointer string, args []string) error {
 	return refusals.Join(errs...)
 }
 
+// CheckText refuses the credentials that are credentials wherever they
+// appear: tokens of well-known formats, JWTs, PEM private keys and webhook
+// URLs (the token/* rules and their kin in Rules). It is for free text a
+// definition records, such as a system prompt, a description or a
+// schema's strings, where CheckArgs' rules about flags, assignments and
+// URL parameters would misread prose. Each finding is a *refusals.Error at
+// pointer; the result is nil or their refusals.Join.
+func CheckText(pointer, text string) error {
+	var f findings
+	scanTokens(text, f.add)
+	if !f.any() {
+		return nil
+	}
+	var errs []error
+	f.flush(pointer, &errs)
+	return refusals.Join(errs...)
+}
+
 // CheckCommand refuses credentials in a server's command: the same rules
 // as CheckArgs, applied to the words of the command (a command may be a
 // whole command line, "env TOKEN=… node server.js"). Every finding is at

@@ -3,6 +3,7 @@ package secrets_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/guardian-agent/guardian-go/refusals"
 	"github.com/guardian-agent/guardian-go/secrets"
@@ -42,6 +43,25 @@ func ExampleCheckCommand() {
 	}
 	// Output:
 	// /mcpServers/db/command credential-flag
+}
+
+func ExampleCheckText() {
+	// A system prompt a definition would record. Prose is read for the
+	// credentials that are credentials anywhere; "password" in a sentence
+	// is not one.
+	// (The token is built in code, so that no literal token sits in the
+	// repository.)
+	token := "ghp_" + strings.Repeat("EXAMPLE0fake1token2", 2)[:36]
+	prompt := "Answer from the docs. Use the token " + token + " when you call GitHub."
+	err := secrets.CheckText("/systemPrompt", prompt)
+	var r *refusals.Error
+	if errors.As(err, &r) {
+		fmt.Println(r.Pointer, r.Rule)
+	}
+	fmt.Println(secrets.CheckText("/systemPrompt", "Never ask the user for a password or an API key."))
+	// Output:
+	// /systemPrompt token/github
+	// <nil>
 }
 
 func ExampleCheckStdio() {

@@ -636,3 +636,43 @@ func TestRulesDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckText: the token formats are found in prose, wherever they sit in
+// it, and prose about credentials is not refused.
+func TestCheckText(t *testing.T) {
+	for name, tok := range map[string]string{
+		"github": fake.github, "githubFine": fake.githubFine, "gitlab": fake.gitlab, "slackBot": fake.slackBot,
+		"openAIProj": fake.openAIProj, "anthropic": fake.anthropic, "awsKeyID": fake.awsKeyID, "google": fake.google,
+		"huggingFace": fake.huggingFace, "npm": fake.npm, "stripe": fake.stripe, "jwt": fake.jwt, "pem": fake.pem,
+		"slackWebhook": fake.slackWebhook,
+	} {
+		for _, text := range []string{tok, "Use " + tok + " to call it.", "key:\n" + tok + "\n", "(" + tok + ")"} {
+			err := secrets.CheckText("/systemPrompt", text)
+			if !errors.Is(err, refusals.ErrContainsSecret) {
+				t.Errorf("%s: CheckText(%d bytes) = %v, want a refusal", name, len(text), err)
+				continue
+			}
+			for _, r := range refusals.All(err) {
+				if r.Pointer != "/systemPrompt" {
+					t.Errorf("%s: pointer %q", name, r.Pointer)
+				}
+			}
+			if strings.Contains(err.Error(), tok) {
+				t.Errorf("%s: the error quotes the token", name)
+			}
+		}
+	}
+	for _, text := range []string{
+		"",
+		"Never ask the user for a password, a token or an API key.",
+		"Set --api-key to your key, or API_KEY=${API_KEY} in the environment.",
+		"Search https://docs.example.com/search?key=YOUR_KEY for pages.",
+		"Uses scikit-learn (sk-learn) and the AKIA prefix of AWS key ids.",
+		"The commit 3f9a2c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39 fixed it.",
+		"postgres://user:password@localhost/db is the URL's shape.",
+	} {
+		if err := secrets.CheckText("/description", text); err != nil {
+			t.Errorf("CheckText(%q) = %v, want nil", text, err)
+		}
+	}
+}
