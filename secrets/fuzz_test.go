@@ -21,7 +21,7 @@ var plantedToken = fake.github
 var fixedMessages = func() map[string]bool {
 	m := map[string]bool{}
 	for _, r := range secrets.Rules() {
-		for _, p := range []string{"/args/0", "/args/1", "/args/2", "/args/3", "/url", "/command"} {
+		for _, p := range []string{"/args/0", "/args/1", "/args/2", "/args/3", "/url", "/command", "/text"} {
 			m[p+": "+refusals.ErrContainsSecret.Error()+": "+r.ID+": "+r.Finds+"; "+r.Fix] = true
 		}
 	}
@@ -118,5 +118,22 @@ func FuzzCheckCommand(f *testing.F) {
 		checkNoLeak(t, err, plantedToken)
 		checkNoLeak(t, secrets.CheckCommand("/command", a+" --api-key "+b), b)
 		checkNoLeak(t, secrets.CheckCommand("/command", a), a)
+	})
+}
+
+// FuzzCheckText: a token between any two texts, with a separator, is found;
+// nothing found is ever quoted; and CheckText finds nothing CheckArgs would
+// not (it is the subset of the rules that hold anywhere).
+func FuzzCheckText(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, a, b string) {
+		err := secrets.CheckText("/text", a+" "+plantedToken+" "+b)
+		mustRefuse(t, "CheckText", err)
+		checkNoLeak(t, err, plantedToken)
+		err = secrets.CheckText("/text", a+b)
+		checkNoLeak(t, err, a+b)
+		if err != nil && secrets.CheckArgs("/args", []string{a + b}) == nil {
+			t.Errorf("CheckText refuses what CheckArgs accepts")
+		}
 	})
 }
