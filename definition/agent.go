@@ -3,6 +3,7 @@ package definition
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/guardian-agent/guardian-go/fingerprint"
 )
@@ -84,7 +85,14 @@ func (t *FuncTool) Description() string { return t.description }
 // InputSchema returns the tool's input schema.
 func (t *FuncTool) InputSchema() json.RawMessage { return t.schema }
 
-// Call runs the tool.
+// Call runs the tool. A tool made with a nil function has nothing to run:
+// Call returns ErrNoFunc.
 func (t *FuncTool) Call(ctx context.Context, args map[string]any) (any, error) {
+	if t.fn == nil {
+		return nil, ErrNoFunc
+	}
 	return t.fn(ctx, args)
 }
+
+// ErrNoFunc is FuncTool.Call's error for a tool made without a function.
+var ErrNoFunc = errors.New("definition: the tool has no function")

@@ -1,7 +1,9 @@
 package definition_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -105,4 +107,21 @@ func TestDigestFollowsRecordedContent(t *testing.T) {
 			t.Errorf("env and a logging callback changed the digest: %v", definition.Diff(original, d))
 		}
 	})
+}
+
+// TestFuncToolWithoutFunc: a native tool made without a function records
+// (with no sourceHash: there is no code) and its Call fails, not panics.
+func TestFuncToolWithoutFunc(t *testing.T) {
+	t.Parallel()
+	tool := definition.NewFuncTool("noop", "", nil, nil)
+	d, err := definition.Build(&definition.Agent{Name: "a", Tools: []definition.Tool{tool}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := d.Record().Tools[0].SourceHash; h != "" {
+		t.Errorf("sourceHash = %q, want none", h)
+	}
+	if _, err := tool.Call(context.Background(), nil); !errors.Is(err, definition.ErrNoFunc) {
+		t.Errorf("Call = %v, want ErrNoFunc", err)
+	}
 }

@@ -179,6 +179,13 @@ func ExampleDiff() {
 	// tool-description-changed tool "lookup": "Looks a word up." → "Looks a word up, and emails it."
 }
 
+func ExampleChange_String() {
+	c := definition.Change{Kind: definition.ToolRenamed, Agent: "/subAgents/0", Tool: "find_pages", From: "search_docs"}
+	fmt.Println(c)
+	// Output:
+	// /subAgents/0: tool-renamed tool "find_pages" (was "search_docs")
+}
+
 func ExampleSchema() {
 	var s struct {
 		Schema string `json:"$schema"`

@@ -2,7 +2,10 @@ package definitiontest_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"testing"
 
 	"github.com/guardian-agent/guardian-go/definition"
 	"github.com/guardian-agent/guardian-go/definition/definitiontest"
@@ -26,4 +29,22 @@ func ExampleReport() {
 	fmt.Print(strings.SplitAfter(definitiontest.Report(want, got), "\n")[0])
 	// Output:
 	//   agent-changed: model changed; model "gpt-4.1" → "gpt-5"
+}
+
+func ExampleGolden() {
+	def, _ := definition.Build(&definition.Agent{Name: "researcher", Model: "gpt-5"}, nil)
+	dir, _ := os.MkdirTemp("", "golden")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "researcher.json")
+	doc, _ := def.Document()
+	_ = os.WriteFile(path, doc, 0o644) // as go test -update would
+
+	// In a test: definitiontest.Golden(t, def, "testdata/researcher.json").
+	// An example has no *testing.T; testing.Benchmark lends it a testing.TB.
+	r := testing.Benchmark(func(b *testing.B) {
+		definitiontest.Golden(b, def, path)
+	})
+	fmt.Println("matches the golden file:", r.N > 0)
+	// Output:
+	// matches the golden file: true
 }
