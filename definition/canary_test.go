@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"log/slog"
 	"net/http"
 	"os"
@@ -55,6 +56,21 @@ func (a asker) Elicit(ctx context.Context, req *mcpservers.ElicitationRequest) (
 	return &mcpservers.ElicitationResponse{Action: mcpservers.ElicitationDecline}, nil
 }
 
+// sampler is a sampling handler holding a secret (an API key for its
+// model, say).
+type sampler struct{ secret string }
+
+func (s sampler) CreateMessage(ctx context.Context, req *mcpservers.SamplingRequest) (*mcpservers.SamplingResult, error) {
+	return nil, errors.New("no model here")
+}
+
+// rooter is a roots handler whose roots are secret paths.
+type rooter struct{ secret string }
+
+func (r rooter) ListRoots(ctx context.Context, req *mcpservers.RootsRequest) ([]mcpservers.Root, error) {
+	return []mcpservers.Root{{URI: "file:///" + r.secret}}, nil
+}
+
 // lockedBuffer collects log output from several goroutines.
 type lockedBuffer struct {
 	mu sync.Mutex
@@ -93,6 +109,7 @@ func TestNeverRecordedFieldsNeverLeak(t *testing.T) {
 	}
 	header, env, authToken := plant("header"), plant("env"), plant("auth")
 	interceptorState, handlerState, factoryState := plant("interceptor"), plant("handler"), plant("factory")
+	samplerState, rootsState, progressState := plant("sampler"), plant("roots"), plant("progress")
 	timeout := 7*time.Minute + time.Duration(time.Now().UnixNano()%1e9)
 	secrets["timeout"] = timeout.String()
 	secrets["timeout-ns"] = strconv.FormatInt(int64(timeout), 10)
@@ -124,8 +141,13 @@ func TestNeverRecordedFieldsNeverLeak(t *testing.T) {
 	c, err := mcpservers.NewClient(map[string]mcpservers.Connection{"local": local, "remote": remote}, &mcpservers.ClientOptions{
 		Interceptors: []mcpservers.Interceptor{tagger{secret: interceptorState}},
 		Elicitation:  asker{secret: handlerState},
+		Sampling:     sampler{secret: samplerState},
+		Roots:        rooter{secret: rootsState},
 		Stderr:       stderr,
 		OnLog:        func(m mcpservers.LogMessage) { logs.Write(m.Data) },
+		// Progress callbacks change nothing a call does: never recorded,
+		// whatever they hold.
+		OnProgress: func(p mcpservers.Progress) { _ = progressState },
 	})
 	if err != nil {
 		t.Fatal(err)
