@@ -32,6 +32,12 @@ func TestSchemaMatchesGoTypes(t *testing.T) {
 		} `json:"properties"`
 		Required []string `json:"required"`
 	}
+	var extProps struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(ext, &extProps); err != nil {
+		t.Fatal(err)
+	}
 	if err := json.Unmarshal(ext, &extSchema); err != nil {
 		t.Fatal(err)
 	}
@@ -47,15 +53,21 @@ func TestSchemaMatchesGoTypes(t *testing.T) {
 		{"agent", reflect.TypeFor[AgentRecord](), schema.Defs["agent"].Properties, schema.Defs["agent"].Required, nil},
 		{"tool", reflect.TypeFor[ToolRecord](), schema.Defs["tool"].Properties, schema.Defs["tool"].Required, nil},
 		{"server", reflect.TypeFor[Server](), schema.Defs["server"].Properties, schema.Defs["server"].Required, nil},
-		{"extensions", reflect.TypeFor[Extensions](), map[string]json.RawMessage{"guardian": nil}, extSchema.Required, nil},
+		{"extensions", reflect.TypeFor[Extensions](), extProps.Properties, extSchema.Required, nil},
 		{"guardian", reflect.TypeFor[GuardianExtension](), extSchema.Properties.Guardian.Properties, extSchema.Properties.Guardian.Required, nil},
 	}
 	for _, c := range cases {
 		var fields, required []string
 		for i := range c.typ.NumField() {
-			tag := c.typ.Field(i).Tag.Get("json")
+			f := c.typ.Field(i)
+			tag := f.Tag.Get("json")
 			name, opts, _ := strings.Cut(tag, ",")
 			fields = append(fields, name)
+			if raw, ok := c.props[name]; ok {
+				if want, got := jsonTypeOfGo(f.Type), jsonTypeOfSchema(t, raw); got != "" && want != got {
+					t.Errorf("%s.%s: Go %s is JSON %s, the schema says %s", c.def, name, f.Type, want, got)
+				}
+			}
 			if !strings.Contains(opts, "omitempty") && !slices.Contains(c.alwaysOptional, name) {
 				required = append(required, name)
 			}
@@ -119,4 +131,54 @@ func TestSchemaLeavesToolSchemasOpaque(t *testing.T) {
 			}
 		}
 	}
+}
+
+// jsonTypeOfGo is the JSON type encoding/json writes for a value of type t
+// (a json.RawMessage here always holds an object: a schema or annotations).
+func jsonTypeOfGo(t reflect.Type) string {
+	switch {
+	case t == reflect.TypeFor[json.RawMessage]():
+		return "object"
+	case t.Kind() == reflect.String:
+		return "string"
+	case t.Kind() == reflect.Int:
+		return "integer"
+	case t.Kind() == reflect.Slice:
+		return "array:" + jsonTypeOfGo(t.Elem())
+	case t.Kind() == reflect.Map, t.Kind() == reflect.Struct:
+		return "object"
+	}
+	return t.Kind().String()
+}
+
+// jsonTypeOfSchema is the JSON type a property's schema allows, in
+// jsonTypeOfGo's terms, or "" for a schema that allows any.
+func jsonTypeOfSchema(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var p struct {
+		Type  string            `json:"type"`
+		Ref   string            `json:"$ref"`
+		Enum  []json.RawMessage `json:"enum"`
+		Const json.RawMessage   `json:"const"`
+		Items json.RawMessage   `json:"items"`
+	}
+	if string(raw) == "true" {
+		return ""
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		t.Fatalf("property schema %s: %v", raw, err)
+	}
+	switch {
+	case p.Type == "array":
+		return "array:" + jsonTypeOfSchema(t, p.Items)
+	case p.Type != "":
+		return p.Type
+	case p.Ref != "":
+		return "object" // every $defs entry is an object
+	case len(p.Enum) > 0 && p.Enum[0][0] == '"':
+		return "string"
+	case len(p.Const) > 0 && p.Const[0] >= '0' && p.Const[0] <= '9':
+		return "integer"
+	}
+	return ""
 }
