@@ -845,6 +845,8 @@ func corpusCases(g *corpusGen) []corpusCase {
 	corpusPositionalBenign(b)
 	corpusPasswordChars(b)
 	corpusDecided(b)
+	corpusRefDefaults(b)
+	corpusRefDefaultsBenign(b)
 	return b.cases
 }
 
@@ -2561,4 +2563,49 @@ func corpusEndpoint(u string) bool {
 		}
 	}
 	return false
+}
+
+// corpusRefDefaults: a reference to a credential-named variable with a
+// literal default, as a bare argument, after an ordinary flag, or in the
+// command: the default is the value recorded (docs/secrets.md, decision 30).
+func corpusRefDefaults(b *corpusBuilder) {
+	g := b.g
+	b.section("ref-default")
+	b.c("bare ${OPENAI_API_KEY:-random}", "npx", A("-y", "@acme/mcp", X("${OPENAI_API_KEY:-"+g.rs(csAlnum, 31)+"}")), "")
+	b.c("bare ${OPENAI_API_KEY:-token}", "npx", A("-y", "@acme/mcp", X("${OPENAI_API_KEY:-"+g.tk("openai_proj")+"}")), "")
+	b.c("--db ${DB_PASSWORD:-pw}", "npx", A("-y", "@acme/db-mcp", "--db", X("${DB_PASSWORD:-"+g.pw()+"}")), "")
+	b.c("--config ${API_TOKEN:-random}", "npx", A("-y", "@acme/mcp", "--config", X("${API_TOKEN:-"+g.rs(csB64URL, 40)+"}")), "")
+	b.c("bare ${DB_PASSWORD-pw}", "npx", A("-y", "@acme/db-mcp", X("${DB_PASSWORD-"+g.pw()+"}")), "")
+	b.c("bare ${DB_PASSWORD:=pw}", "npx", A("-y", "@acme/db-mcp", X("${DB_PASSWORD:="+g.pw()+"}")), "")
+	b.c("bare ${DB_PASSWORD=pw}", "npx", A("-y", "@acme/db-mcp", X("${DB_PASSWORD="+g.pw()+"}")), "")
+	b.c("bare ${DB_PASSWORD:-changeme}", "npx", A("-y", "@acme/db-mcp", X("${DB_PASSWORD:-changeme}")), "")
+	b.c("--dsn-pass= ${PGPASSWORD:-pw}", "npx", A("-y", "@acme/db-mcp", X("--db-options=${PGPASSWORD:-"+g.pw()+"}")), "")
+	b.c("${OPENAI_KEY:-random} (a *_KEY name)", "npx", A("-y", "@acme/mcp", X("${OPENAI_KEY:-"+g.rs(csAlnum, 32)+"}")), "")
+	b.c("${GITHUB_TOKEN:-random} in a shell line", "sh", A("-c", X("exec npx -y @acme/mcp ${GITHUB_TOKEN:-"+g.rs(csAlnum, 36)+"}")), "")
+	b.c("${API_KEY:-random} in the command", X("npx -y @acme/mcp ${API_KEY:-"+g.rs(csAlnum, 32)+"}"), nil, "")
+	b.c("${SECRET:-pw} inside a word", "npx", A("-y", "@acme/mcp", X("--opts=user:${SECRET:-"+g.pw()+"}")), "")
+	b.c("nested default, inner credential", "npx", A("-y", "@acme/mcp", X("${MCP_ARG:-${API_TOKEN:-"+g.rs(csAlnum, 32)+"}}")), "")
+	b.u("${API_TOKEN:-random} in a URL path", X("https://mcp.example.com/t/${API_TOKEN:-"+g.rs(csAlnum, 32)+"}/mcp"))
+}
+
+// corpusRefDefaultsBenign: references with no default, an empty one, a
+// placeholder, a reference or a command as the default, an error message
+// (:?), an alternate word (:+), and literal defaults of names that are not
+// a credential's.
+func corpusRefDefaultsBenign(b *corpusBuilder) {
+	b.section("benign-ref-default")
+	for _, v := range []string{
+		"${OPENAI_API_KEY}", "${OPENAI_API_KEY:-}", "${OPENAI_API_KEY-}", "${DB_PASSWORD:=}",
+		"${OPENAI_API_KEY:?set OPENAI_API_KEY}", "${DB_PASSWORD?DB_PASSWORD is unset}", "${DB_PASSWORD:?missing password}",
+		"${OPENAI_API_KEY:-<your-api-key>}", "${API_TOKEN:-YOUR_API_TOKEN}", "${API_TOKEN:-${FALLBACK_TOKEN}}",
+		"${API_TOKEN:-$FALLBACK_TOKEN}", "${DB_PASSWORD:-$(cat /run/secrets/db)}", "${API_KEY:-op://Private/OpenAI/key}",
+		"${API_TOKEN:+--token=$API_TOKEN}", "${API_TOKEN:+--verbose}", "${GITHUB_TOKEN_FILE:-/run/secrets/gh}",
+		"${PORT:-8080}", "${HOST:-0.0.0.0}", "${LOG_LEVEL:=info}", "${MODEL-claude-sonnet-4-5}",
+		"${PAGE_TOKEN:-first}", "${API_KEY_ENV:-OPENAI_API_KEY}", "${AUTH:-oauth}", "${DB_PASSWORD:-}",
+	} {
+		b.c("bare "+v, "npx", A("-y", "@acme/mcp", v), "")
+		b.c("--db "+v, "npx", A("-y", "@acme/mcp", "--db", v), "")
+	}
+	b.u("url with ${API_TOKEN} path", "https://mcp.example.com/t/${API_TOKEN}/mcp")
+	b.u("url with ${REGION:-eu} host", "https://${REGION:-eu}.mcp.example.com/mcp")
 }
