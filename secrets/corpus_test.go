@@ -847,6 +847,8 @@ func corpusCases(g *corpusGen) []corpusCase {
 	corpusDecided(b)
 	corpusRefDefaults(b)
 	corpusRefDefaultsBenign(b)
+	corpusEscapedParams(b)
+	corpusEscapedParamsBenign(b)
 	return b.cases
 }
 
@@ -2608,4 +2610,49 @@ func corpusRefDefaultsBenign(b *corpusBuilder) {
 	}
 	b.u("url with ${API_TOKEN} path", "https://mcp.example.com/t/${API_TOKEN}/mcp")
 	b.u("url with ${REGION:-eu} host", "https://${REGION:-eu}.mcp.example.com/mcp")
+}
+
+// corpusEscapedParams: a credential parameter whose name is
+// percent-encoded, which a server decodes before it reads it.
+func corpusEscapedParams(b *corpusBuilder) {
+	g := b.g
+	b.section("url-escaped-name")
+	b.u("?%74oken=", X("https://mcp.example.com/sse?%74oken="+g.rs(csB64URL, 43)))
+	b.u("?tok%65n=", X("https://mcp.example.com/sse?tok%65n="+g.rs(csB64URL, 43)))
+	b.u("?TOK%45N= upper escape", X("https://mcp.example.com/sse?TOK%45N="+g.rs(csB64URL, 43)))
+	b.u("?api%5Fkey=", X("https://api.example.com/v1?api%5Fkey="+g.rs(csHex, 32)))
+	b.u("?api%5fkey= lower hex", X("https://api.example.com/v1?q=1&api%5fkey="+g.rs(csAlnum, 32)))
+	b.u("?%6Bey=", X("https://maps.example.com/api?%6Bey="+g.rs(csB64URL, 39)))
+	b.u("?%61pp%69d=", X("https://api.example.com/data/2.5/weather?q=London&%61pp%69d="+g.rs(csHex, 32)))
+	b.u("?%70assword= after a bad escape elsewhere", X("https://h.example.com/?q=%zz&%70assword="+g.pw()))
+	b.u("#%61ccess_token= fragment", X("https://app.example.com/cb#%61ccess_token="+g.rs(csB64URL, 43)+"&token_type=bearer"))
+	b.u("?%73ig= signed", X("https://acmestore.blob.core.windows.net/c/b?sv=2022-11-02&sp=r&%73ig="+url.QueryEscape(g.rs(csB64, 43)+"=")))
+	b.u("?X-Amz-%53ignature=", X("https://acme.s3.amazonaws.com/f?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-%53ignature="+g.rs(csHex, 64)))
+	b.u("jdbc ;%70assword=", X("jdbc:sqlserver://db:1433;databaseName=app;user=sa;%70assword="+g.pw()))
+	b.c("arg url ?%74oken=", "npx", A("-y", "mcp-remote", X("https://mcp.example.com/sse?%74oken="+g.rs(csB64URL, 43))), "")
+}
+
+// corpusEscapedParamsBenign: escaped names that decode to no credential's
+// name, escapes in values, and names with malformed escapes.
+func corpusEscapedParamsBenign(b *corpusBuilder) {
+	g := b.g
+	b.section("benign-url-escaped-name")
+	for _, u := range []string{
+		"https://mcp.example.com/sse?q=%74oken",
+		"https://mcp.example.com/sse?%74oken_type=bearer",
+		"https://api.example.com/v1?max%5Ftokens=100",
+		"https://api.example.com/v1?page%5Ftoken=" + g.rs(csB64URL, 40),
+		"https://api.example.com/v1?sort%3Dkey=1",
+		"https://api.example.com/v1?%6Beyword=password",
+		"https://api.example.com/v1?%zzoken=abc123",
+		"https://api.example.com/v1?%2574oken=abc123",
+		"https://api.example.com/v1?tok%6=abc123",
+		"https://api.example.com/v1?%6Bey=name",
+		"https://api.example.com/v1?%74oken=${MCP_TOKEN}",
+		"https://api.example.com/v1?%61pi_key=YOUR_API_KEY",
+		"https://api.example.com/search?q=%61pi_key%3Dsecret&lang=en",
+		"https://api.example.com/v1?client%5Fid=app&response%5Ftype=token",
+	} {
+		b.u(u, u)
+	}
 }

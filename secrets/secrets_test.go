@@ -176,6 +176,8 @@ func TestCheckArgsRefuses(t *testing.T) {
 		{"client_secret", []string{"https://auth.example.com/token?client_id=app&client_secret=cl1entsecret"}, "cl1entsecret", []string{"/args/0 url-query-credential"}},
 		{"password query", []string{"https://h.example.com/?user=a&PASSWORD=qu3rypass"}, "qu3rypass", []string{"/args/0 url-query-credential"}},
 		{"bad escapes", []string{"https://h.example.com/?q=%zz%&token=badesc4pe"}, "badesc4pe", []string{"/args/0 url-query-credential"}},
+		{"escaped name", []string{"https://h.example.com/?%74oken=esc4pedname"}, "esc4pedname", []string{"/args/0 url-query-credential"}},
+		{"escaped name in the middle", []string{"https://h.example.com/?q=1&tok%65n=esc4pedname"}, "esc4pedname", []string{"/args/0 url-query-credential"}},
 		{"s3 presigned", []string{"https://bucket.s3.amazonaws.com/f?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIDEXAMPLE%2F20240101&X-Amz-Signature=" + fit("0123456789abcdef", 64)}, "0123456789abcdef", []string{"/args/0 url-signed"}},
 		{"gcs signed", []string{"https://storage.googleapis.com/b/o?X-Goog-Signature=" + fit("abcdef0123456789", 64)}, "abcdef0123456789", []string{"/args/0 url-signed"}},
 		{"azure sas", []string{"https://acct.blob.core.windows.net/c/b?sv=2022-11-02&se=2030-01-01&sp=r&sig=AbCdEf%2Bsig1234%3D"}, "AbCdEf%2Bsig1234", []string{"/args/0 url-signed"}},
