@@ -849,6 +849,7 @@ func corpusCases(g *corpusGen) []corpusCase {
 	corpusRefDefaultsBenign(b)
 	corpusEscapedParams(b)
 	corpusEscapedParamsBenign(b)
+	corpusCloudFront(b)
 	return b.cases
 }
 
@@ -2655,4 +2656,27 @@ func corpusEscapedParamsBenign(b *corpusBuilder) {
 	} {
 		b.u(u, u)
 	}
+}
+
+// corpusCloudFront: a CloudFront signed URL is refused for its Signature;
+// Policy (a policy document) and Key-Pair-Id (a public key's ID) are not
+// credentials on their own (docs/secrets.md, decision 32).
+func corpusCloudFront(b *corpusBuilder) {
+	g := b.g
+	policy := base64.StdEncoding.EncodeToString([]byte(`{"Statement":[{"Resource":"https://d111111abcdef8.cloudfront.net/*","Condition":{"DateLessThan":{"AWS:EpochTime":1767225600}}}]}`))
+	cfPolicy := strings.NewReplacer("+", "-", "=", "_", "/", "~").Replace(policy) // CloudFront's URL-safe base64
+	b.section("url-signed-cloudfront")
+	b.u("cloudfront signature first", X("https://d111111abcdef8.cloudfront.net/a.mp4?Signature="+g.rs(csB64URL, 172)+"&Policy="+cfPolicy+"&Key-Pair-Id=K"+g.rb(csUpAlnum, 13)))
+	b.u("cloudfront lowercase signature", X("https://d111111abcdef8.cloudfront.net/a.mp4?Expires=1767225600&signature="+g.rs(csB64URL, 172)+"&Key-Pair-Id=APKA"+g.rb(csUpAlnum, 16)))
+	b.u("cloudfront policy and signature, no key id", X("https://d111111abcdef8.cloudfront.net/*?Policy="+cfPolicy+"&Signature="+g.rs(csB64URL, 172)))
+	b.c("cloudfront signed url as arg", "npx", A("-y", "@acme/media-mcp", "--source", X("https://d111111abcdef8.cloudfront.net/a.mp4?Policy="+cfPolicy+"&Signature="+g.rs(csB64URL, 172)+"&Key-Pair-Id=K"+g.rb(csUpAlnum, 13))), "")
+
+	b.section("benign-url-cloudfront")
+	b.u("cloudfront Policy alone", "https://d111111abcdef8.cloudfront.net/a.mp4?Policy="+cfPolicy)
+	b.u("cloudfront Key-Pair-Id alone (APKA)", "https://d111111abcdef8.cloudfront.net/a.mp4?Key-Pair-Id=APKA"+g.rb(csUpAlnum, 16))
+	b.u("cloudfront Key-Pair-Id alone (key group)", "https://d111111abcdef8.cloudfront.net/a.mp4?Key-Pair-Id=K"+g.rb(csUpAlnum, 13))
+	b.u("cloudfront Policy and Key-Pair-Id, no signature", "https://d111111abcdef8.cloudfront.net/*?Policy="+cfPolicy+"&Key-Pair-Id=K"+g.rb(csUpAlnum, 13))
+	b.u("cloudfront Expires alone", "https://d111111abcdef8.cloudfront.net/a.mp4?Expires=1767225600")
+	b.u("?policy=strict", "https://mcp.example.com/mcp?policy=strict&key-pair-id=default")
+	b.c("--key-pair-id flag", "npx", A("-y", "@acme/cdn-mcp", "--key-pair-id", "K"+g.rb(csUpAlnum, 13), "--policy", cfPolicy), "")
 }
