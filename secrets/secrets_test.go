@@ -575,6 +575,9 @@ func TestHostileInput(t *testing.T) {
 		// Found in review: a word that leaves something pending, then an
 		// empty one; an assignment whose quote never closes.
 		"setx", `API_KEY="`, `API_KEY='`, "API_KEY=`", "API_KEY=$(", "API_KEY=${", "set -x", "config --global",
+		// Reference defaults and escaped parameter names (found by audit).
+		strings.Repeat("${API_KEY:-", 1<<15) + "}", strings.Repeat("${API_KEY:-$(", 1<<15) + "}", strings.Repeat("${A:-", 1<<16),
+		"https://h/?" + strings.Repeat("%74oken=%zz&", 1<<15), "https://h/?" + strings.Repeat("%41", 1<<17) + "=x",
 	}
 	for _, args := range [][]string{{"setx", ""}, {"setx", "API_KEY", ""}, {"config", "--global", ""}, {"mysql", "-p", ""}, {"--token", ""}} {
 		_ = secrets.CheckArgs("/a", args)

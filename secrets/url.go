@@ -212,7 +212,10 @@ func urlPasswordSecret(pw string) bool {
 }
 
 // Signed-URL parameters: the signature, and the credential scope and
-// session token that travel with it.
+// session token that travel with it. CloudFront's Policy and Key-Pair-Id
+// are left out on purpose: a policy document and a public key's ID grant
+// nothing without the Signature, which is here (docs/secrets.md, decision
+// 32).
 var signedParams = []string{
 	"x-amz-signature", "x-amz-credential", "x-amz-security-token", "x-goog-signature",
 	"x-goog-credential", "signature", "sig",
