@@ -29,6 +29,7 @@ func CheckURL(pointer, rawURL string) error {
 	scanTokens(rawURL, f.add)
 	scanAuthSchemes(rawURL, f.add)
 	scanBase64(rawURL, f.add) // ?config=<base64 JSON with the key in it>
+	scanRefDefaults(rawURL, f.addRefDefault)
 	var errs []error
 	f.flush(pointer, &errs)
 	return refusals.Join(errs...)
@@ -133,12 +134,21 @@ func checkCommand(command string, st *seq) (f findings) {
 }
 
 // findings is the set of rules that fired on one value.
-type findings struct{ bits [2]uint64 }
+type findings struct {
+	bits [2]uint64
+	// refDefault: a credential-named reference with a literal default
+	// (${API_KEY:-VALUE}) stands in the value. It is reported as
+	// credential-assignment only if no other rule refused the value, so
+	// that --api-key ${API_KEY:-VALUE} and postgres://u:${DB_PASSWORD:-pw}@db
+	// give one refusal, not two.
+	refDefault bool
+}
 
 func (f *findings) add(r rule)      { f.bits[r/64] |= 1 << (r % 64) }
 func (f *findings) has(r rule) bool { return f.bits[r/64]&(1<<(r%64)) != 0 }
 func (f *findings) del(r rule)      { f.bits[r/64] &^= 1 << (r % 64) }
-func (f *findings) any() bool       { return f.bits[0]|f.bits[1] != 0 }
+func (f *findings) any() bool       { return f.bits[0]|f.bits[1] != 0 || f.refDefault }
+func (f *findings) addRefDefault()  { f.refDefault = true }
 
 // generic rules say less than a token rule about the same value; when a
 // token rule fired on a value, they are left out so one secret gives one
@@ -151,6 +161,9 @@ var generic = [...]rule{
 func (f *findings) flush(pointer string, errs *[]error) {
 	if !f.any() {
 		return
+	}
+	if f.refDefault && f.bits[0]|f.bits[1] == 0 {
+		f.add(ruleCredentialAssignment)
 	}
 	token := false
 	for r := ruleJWT; r < numRules; r++ {
@@ -182,6 +195,7 @@ func wholeScans(s string, f *findings) {
 	scanAssignments(s, f.add)
 	scanAuthSchemes(s, f.add)
 	scanBase64(s, f.add)
+	scanRefDefaults(s, f.addRefDefault)
 }
 
 // pending is what the previous word left for this one.

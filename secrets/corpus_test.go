@@ -845,6 +845,11 @@ func corpusCases(g *corpusGen) []corpusCase {
 	corpusPositionalBenign(b)
 	corpusPasswordChars(b)
 	corpusDecided(b)
+	corpusRefDefaults(b)
+	corpusRefDefaultsBenign(b)
+	corpusEscapedParams(b)
+	corpusEscapedParamsBenign(b)
+	corpusCloudFront(b)
 	return b.cases
 }
 
@@ -2561,4 +2566,117 @@ func corpusEndpoint(u string) bool {
 		}
 	}
 	return false
+}
+
+// corpusRefDefaults: a reference to a credential-named variable with a
+// literal default, as a bare argument, after an ordinary flag, or in the
+// command: the default is the value recorded (docs/secrets.md, decision 30).
+func corpusRefDefaults(b *corpusBuilder) {
+	g := b.g
+	b.section("ref-default")
+	b.c("bare ${OPENAI_API_KEY:-random}", "npx", A("-y", "@acme/mcp", X("${OPENAI_API_KEY:-"+g.rs(csAlnum, 31)+"}")), "")
+	b.c("bare ${OPENAI_API_KEY:-token}", "npx", A("-y", "@acme/mcp", X("${OPENAI_API_KEY:-"+g.tk("openai_proj")+"}")), "")
+	b.c("--db ${DB_PASSWORD:-pw}", "npx", A("-y", "@acme/db-mcp", "--db", X("${DB_PASSWORD:-"+g.pw()+"}")), "")
+	b.c("--config ${API_TOKEN:-random}", "npx", A("-y", "@acme/mcp", "--config", X("${API_TOKEN:-"+g.rs(csB64URL, 40)+"}")), "")
+	b.c("bare ${DB_PASSWORD-pw}", "npx", A("-y", "@acme/db-mcp", X("${DB_PASSWORD-"+g.pw()+"}")), "")
+	b.c("bare ${DB_PASSWORD:=pw}", "npx", A("-y", "@acme/db-mcp", X("${DB_PASSWORD:="+g.pw()+"}")), "")
+	b.c("bare ${DB_PASSWORD=pw}", "npx", A("-y", "@acme/db-mcp", X("${DB_PASSWORD="+g.pw()+"}")), "")
+	b.c("bare ${DB_PASSWORD:-changeme}", "npx", A("-y", "@acme/db-mcp", X("${DB_PASSWORD:-changeme}")), "")
+	b.c("--dsn-pass= ${PGPASSWORD:-pw}", "npx", A("-y", "@acme/db-mcp", X("--db-options=${PGPASSWORD:-"+g.pw()+"}")), "")
+	b.c("${OPENAI_KEY:-random} (a *_KEY name)", "npx", A("-y", "@acme/mcp", X("${OPENAI_KEY:-"+g.rs(csAlnum, 32)+"}")), "")
+	b.c("${GITHUB_TOKEN:-random} in a shell line", "sh", A("-c", X("exec npx -y @acme/mcp ${GITHUB_TOKEN:-"+g.rs(csAlnum, 36)+"}")), "")
+	b.c("${API_KEY:-random} in the command", X("npx -y @acme/mcp ${API_KEY:-"+g.rs(csAlnum, 32)+"}"), nil, "")
+	b.c("${SECRET:-pw} inside a word", "npx", A("-y", "@acme/mcp", X("--opts=user:${SECRET:-"+g.pw()+"}")), "")
+	b.c("nested default, inner credential", "npx", A("-y", "@acme/mcp", X("${MCP_ARG:-${API_TOKEN:-"+g.rs(csAlnum, 32)+"}}")), "")
+	b.u("${API_TOKEN:-random} in a URL path", X("https://mcp.example.com/t/${API_TOKEN:-"+g.rs(csAlnum, 32)+"}/mcp"))
+}
+
+// corpusRefDefaultsBenign: references with no default, an empty one, a
+// placeholder, a reference or a command as the default, an error message
+// (:?), an alternate word (:+), and literal defaults of names that are not
+// a credential's.
+func corpusRefDefaultsBenign(b *corpusBuilder) {
+	b.section("benign-ref-default")
+	for _, v := range []string{
+		"${OPENAI_API_KEY}", "${OPENAI_API_KEY:-}", "${OPENAI_API_KEY-}", "${DB_PASSWORD:=}",
+		"${OPENAI_API_KEY:?set OPENAI_API_KEY}", "${DB_PASSWORD?DB_PASSWORD is unset}", "${DB_PASSWORD:?missing password}",
+		"${OPENAI_API_KEY:-<your-api-key>}", "${API_TOKEN:-YOUR_API_TOKEN}", "${API_TOKEN:-${FALLBACK_TOKEN}}",
+		"${API_TOKEN:-$FALLBACK_TOKEN}", "${DB_PASSWORD:-$(cat /run/secrets/db)}", "${API_KEY:-op://Private/OpenAI/key}",
+		"${API_TOKEN:+--token=$API_TOKEN}", "${API_TOKEN:+--verbose}", "${GITHUB_TOKEN_FILE:-/run/secrets/gh}",
+		"${PORT:-8080}", "${HOST:-0.0.0.0}", "${LOG_LEVEL:=info}", "${MODEL-claude-sonnet-4-5}",
+		"${PAGE_TOKEN:-first}", "${API_KEY_ENV:-OPENAI_API_KEY}", "${AUTH:-oauth}", "${DB_PASSWORD:-}",
+	} {
+		b.c("bare "+v, "npx", A("-y", "@acme/mcp", v), "")
+		b.c("--db "+v, "npx", A("-y", "@acme/mcp", "--db", v), "")
+	}
+	b.u("url with ${API_TOKEN} path", "https://mcp.example.com/t/${API_TOKEN}/mcp")
+	b.u("url with ${REGION:-eu} host", "https://${REGION:-eu}.mcp.example.com/mcp")
+}
+
+// corpusEscapedParams: a credential parameter whose name is
+// percent-encoded, which a server decodes before it reads it.
+func corpusEscapedParams(b *corpusBuilder) {
+	g := b.g
+	b.section("url-escaped-name")
+	b.u("?%74oken=", X("https://mcp.example.com/sse?%74oken="+g.rs(csB64URL, 43)))
+	b.u("?tok%65n=", X("https://mcp.example.com/sse?tok%65n="+g.rs(csB64URL, 43)))
+	b.u("?TOK%45N= upper escape", X("https://mcp.example.com/sse?TOK%45N="+g.rs(csB64URL, 43)))
+	b.u("?api%5Fkey=", X("https://api.example.com/v1?api%5Fkey="+g.rs(csHex, 32)))
+	b.u("?api%5fkey= lower hex", X("https://api.example.com/v1?q=1&api%5fkey="+g.rs(csAlnum, 32)))
+	b.u("?%6Bey=", X("https://maps.example.com/api?%6Bey="+g.rs(csB64URL, 39)))
+	b.u("?%61pp%69d=", X("https://api.example.com/data/2.5/weather?q=London&%61pp%69d="+g.rs(csHex, 32)))
+	b.u("?%70assword= after a bad escape elsewhere", X("https://h.example.com/?q=%zz&%70assword="+g.pw()))
+	b.u("#%61ccess_token= fragment", X("https://app.example.com/cb#%61ccess_token="+g.rs(csB64URL, 43)+"&token_type=bearer"))
+	b.u("?%73ig= signed", X("https://acmestore.blob.core.windows.net/c/b?sv=2022-11-02&sp=r&%73ig="+url.QueryEscape(g.rs(csB64, 43)+"=")))
+	b.u("?X-Amz-%53ignature=", X("https://acme.s3.amazonaws.com/f?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-%53ignature="+g.rs(csHex, 64)))
+	b.u("jdbc ;%70assword=", X("jdbc:sqlserver://db:1433;databaseName=app;user=sa;%70assword="+g.pw()))
+	b.c("arg url ?%74oken=", "npx", A("-y", "mcp-remote", X("https://mcp.example.com/sse?%74oken="+g.rs(csB64URL, 43))), "")
+}
+
+// corpusEscapedParamsBenign: escaped names that decode to no credential's
+// name, escapes in values, and names with malformed escapes.
+func corpusEscapedParamsBenign(b *corpusBuilder) {
+	g := b.g
+	b.section("benign-url-escaped-name")
+	for _, u := range []string{
+		"https://mcp.example.com/sse?q=%74oken",
+		"https://mcp.example.com/sse?%74oken_type=bearer",
+		"https://api.example.com/v1?max%5Ftokens=100",
+		"https://api.example.com/v1?page%5Ftoken=" + g.rs(csB64URL, 40),
+		"https://api.example.com/v1?sort%3Dkey=1",
+		"https://api.example.com/v1?%6Beyword=password",
+		"https://api.example.com/v1?%zzoken=abc123",
+		"https://api.example.com/v1?%2574oken=abc123",
+		"https://api.example.com/v1?tok%6=abc123",
+		"https://api.example.com/v1?%6Bey=name",
+		"https://api.example.com/v1?%74oken=${MCP_TOKEN}",
+		"https://api.example.com/v1?%61pi_key=YOUR_API_KEY",
+		"https://api.example.com/search?q=%61pi_key%3Dsecret&lang=en",
+		"https://api.example.com/v1?client%5Fid=app&response%5Ftype=token",
+	} {
+		b.u(u, u)
+	}
+}
+
+// corpusCloudFront: a CloudFront signed URL is refused for its Signature;
+// Policy (a policy document) and Key-Pair-Id (a public key's ID) are not
+// credentials on their own (docs/secrets.md, decision 32).
+func corpusCloudFront(b *corpusBuilder) {
+	g := b.g
+	policy := base64.StdEncoding.EncodeToString([]byte(`{"Statement":[{"Resource":"https://d111111abcdef8.cloudfront.net/*","Condition":{"DateLessThan":{"AWS:EpochTime":1767225600}}}]}`))
+	cfPolicy := strings.NewReplacer("+", "-", "=", "_", "/", "~").Replace(policy) // CloudFront's URL-safe base64
+	b.section("url-signed-cloudfront")
+	b.u("cloudfront signature first", X("https://d111111abcdef8.cloudfront.net/a.mp4?Signature="+g.rs(csB64URL, 172)+"&Policy="+cfPolicy+"&Key-Pair-Id=K"+g.rb(csUpAlnum, 13)))
+	b.u("cloudfront lowercase signature", X("https://d111111abcdef8.cloudfront.net/a.mp4?Expires=1767225600&signature="+g.rs(csB64URL, 172)+"&Key-Pair-Id=APKA"+g.rb(csUpAlnum, 16)))
+	b.u("cloudfront policy and signature, no key id", X("https://d111111abcdef8.cloudfront.net/*?Policy="+cfPolicy+"&Signature="+g.rs(csB64URL, 172)))
+	b.c("cloudfront signed url as arg", "npx", A("-y", "@acme/media-mcp", "--source", X("https://d111111abcdef8.cloudfront.net/a.mp4?Policy="+cfPolicy+"&Signature="+g.rs(csB64URL, 172)+"&Key-Pair-Id=K"+g.rb(csUpAlnum, 13))), "")
+
+	b.section("benign-url-cloudfront")
+	b.u("cloudfront Policy alone", "https://d111111abcdef8.cloudfront.net/a.mp4?Policy="+cfPolicy)
+	b.u("cloudfront Key-Pair-Id alone (APKA)", "https://d111111abcdef8.cloudfront.net/a.mp4?Key-Pair-Id=APKA"+g.rb(csUpAlnum, 16))
+	b.u("cloudfront Key-Pair-Id alone (key group)", "https://d111111abcdef8.cloudfront.net/a.mp4?Key-Pair-Id=K"+g.rb(csUpAlnum, 13))
+	b.u("cloudfront Policy and Key-Pair-Id, no signature", "https://d111111abcdef8.cloudfront.net/*?Policy="+cfPolicy+"&Key-Pair-Id=K"+g.rb(csUpAlnum, 13))
+	b.u("cloudfront Expires alone", "https://d111111abcdef8.cloudfront.net/a.mp4?Expires=1767225600")
+	b.u("?policy=strict", "https://mcp.example.com/mcp?policy=strict&key-pair-id=default")
+	b.c("--key-pair-id flag", "npx", A("-y", "@acme/cdn-mcp", "--key-pair-id", "K"+g.rb(csUpAlnum, 13), "--policy", cfPolicy), "")
 }

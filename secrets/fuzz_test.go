@@ -35,6 +35,7 @@ func fuzzSeeds(f *testing.F) {
 		"mysql -p", "-H", "https://:@", "a://b:c@d?e=f#g=h;i=j",
 		"setx", "set -x API_KEY", `API_KEY="`, "$(", "`", "${A:?", "{{", "-----BEGIN CERTIFICATE-----\nQUJD\n-----END CERTIFICATE-----",
 		"sqlplus", "a/b@//h", "/password:", "$env:API_KEY = '", "SetEnvironmentVariable('API_KEY', '", "os.environ['API_KEY'] = '",
+		"${API_KEY:-hunter22}", "${DB_PASSWORD-${A:=b}}", "${${${", "https://h/?%74oken=x&tok%65n=%", "?Policy=a&Key-Pair-Id=b&Signature=c",
 	} {
 		f.Add(s, s)
 	}

@@ -158,6 +158,11 @@ func TestCheckArgsRefuses(t *testing.T) {
 		{"jdbc postgres query", []string{"jdbc:postgresql://db/app?user=app&password=pgpass12"}, "pgpass12", []string{"/args/0 url-query-credential"}},
 		{"jdbc oracle thin", []string{"jdbc:oracle:thin:scott/tiger99@db:1521:orcl"}, "tiger99", []string{"/args/0 url-password"}},
 		{"default in reference", []string{"postgres://u:${DB_PASSWORD:-devpass1}@db/app"}, "devpass1", []string{"/args/0 url-password"}},
+		{"bare reference default", []string{"${OPENAI_API_KEY:-" + fake.randomKey + "}"}, fake.randomKey, []string{"/args/0 credential-assignment"}},
+		{"reference default after a plain flag", []string{"--db", "${DB_PASSWORD:-devpass1}"}, "devpass1", []string{"/args/1 credential-assignment"}},
+		{"reference default, no colon", []string{"${DB_PASSWORD-devpass1}"}, "devpass1", []string{"/args/0 credential-assignment"}},
+		{"reference default, :=", []string{"${DB_PASSWORD:=devpass1}"}, "devpass1", []string{"/args/0 credential-assignment"}},
+		{"reference default after a credential flag", []string{"--api-key", "${API_KEY:-devpass1}"}, "devpass1", []string{"/args/1 credential-flag"}},
 		{"token as user name", []string{"https://" + rep("0123456789abcdef", 2) + "01234567" + "@github.com/org/repo.git"}, "0123456789abcdef01234567", []string{"/args/0 url-user-token"}},
 		{"github token as user", []string{"https://" + fake.github + "@github.com/org/repo.git"}, fake.github, []string{"/args/0 token/github"}},
 		{"schemeless proxy", []string{"--proxy", "user:pr0xypass@proxy.example.com:3128"}, "pr0xypass", []string{"/args/1 url-password"}},
@@ -171,6 +176,8 @@ func TestCheckArgsRefuses(t *testing.T) {
 		{"client_secret", []string{"https://auth.example.com/token?client_id=app&client_secret=cl1entsecret"}, "cl1entsecret", []string{"/args/0 url-query-credential"}},
 		{"password query", []string{"https://h.example.com/?user=a&PASSWORD=qu3rypass"}, "qu3rypass", []string{"/args/0 url-query-credential"}},
 		{"bad escapes", []string{"https://h.example.com/?q=%zz%&token=badesc4pe"}, "badesc4pe", []string{"/args/0 url-query-credential"}},
+		{"escaped name", []string{"https://h.example.com/?%74oken=esc4pedname"}, "esc4pedname", []string{"/args/0 url-query-credential"}},
+		{"escaped name in the middle", []string{"https://h.example.com/?q=1&tok%65n=esc4pedname"}, "esc4pedname", []string{"/args/0 url-query-credential"}},
 		{"s3 presigned", []string{"https://bucket.s3.amazonaws.com/f?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIDEXAMPLE%2F20240101&X-Amz-Signature=" + fit("0123456789abcdef", 64)}, "0123456789abcdef", []string{"/args/0 url-signed"}},
 		{"gcs signed", []string{"https://storage.googleapis.com/b/o?X-Goog-Signature=" + fit("abcdef0123456789", 64)}, "abcdef0123456789", []string{"/args/0 url-signed"}},
 		{"azure sas", []string{"https://acct.blob.core.windows.net/c/b?sv=2022-11-02&se=2030-01-01&sp=r&sig=AbCdEf%2Bsig1234%3D"}, "AbCdEf%2Bsig1234", []string{"/args/0 url-signed"}},
@@ -373,6 +380,7 @@ func TestCheckArgsAccepts(t *testing.T) {
 		{"user name only", []string{"git@github.com:org/repo.git", "ssh://git@host/repo", "https://user@host.example.com", "postgresql://app@localhost:5432/db"}},
 		{"host port", []string{"localhost:6379", "127.0.0.1:8080", "redis://localhost:6379/0", "http://0.0.0.0:3000/mcp"}},
 		{"empty password", []string{"https://user:@host.example.com/"}},
+		{"reference defaults that hide nothing", []string{"${OPENAI_API_KEY}", "${OPENAI_API_KEY:-}", "${DB_PASSWORD:?unset}", "${DB_PASSWORD?unset}", "${API_TOKEN:-<your-token>}", "${API_TOKEN:-${FALLBACK}}", "${API_TOKEN:+--token=$API_TOKEN}", "${PORT:-8080}", "--db", "${DB_HOST:-localhost}"}},
 		{"references", []string{"${API_KEY}", "$TOKEN", "%TOKEN%", "{{ token }}", "${input:github_token}", "${env:GITHUB_TOKEN}", "$(cat ~/.token)", "{api_key}"}},
 		{"reference flags", []string{"--api-key", "${API_KEY}", "--token=$GITHUB_TOKEN", "--password", "%DB_PASSWORD%", "--secret", "{{ secrets.x }}"}},
 		{"reference in url", []string{"postgres://user:${DB_PASSWORD}@db/app", "https://api.example.com/?api_key=${KEY}"}},
@@ -567,6 +575,9 @@ func TestHostileInput(t *testing.T) {
 		// Found in review: a word that leaves something pending, then an
 		// empty one; an assignment whose quote never closes.
 		"setx", `API_KEY="`, `API_KEY='`, "API_KEY=`", "API_KEY=$(", "API_KEY=${", "set -x", "config --global",
+		// Reference defaults and escaped parameter names (found by audit).
+		strings.Repeat("${API_KEY:-", 1<<15) + "}", strings.Repeat("${API_KEY:-$(", 1<<15) + "}", strings.Repeat("${A:-", 1<<16),
+		"https://h/?" + strings.Repeat("%74oken=%zz&", 1<<15), "https://h/?" + strings.Repeat("%41", 1<<17) + "=x",
 	}
 	for _, args := range [][]string{{"setx", ""}, {"setx", "API_KEY", ""}, {"config", "--global", ""}, {"mysql", "-p", ""}, {"--token", ""}} {
 		_ = secrets.CheckArgs("/a", args)

@@ -212,14 +212,19 @@ func urlPasswordSecret(pw string) bool {
 }
 
 // Signed-URL parameters: the signature, and the credential scope and
-// session token that travel with it.
+// session token that travel with it. CloudFront's Policy and Key-Pair-Id
+// are left out on purpose: a policy document and a public key's ID grant
+// nothing without the Signature, which is here (docs/secrets.md, decision
+// 32).
 var signedParams = []string{
 	"x-amz-signature", "x-amz-credential", "x-amz-security-token", "x-goog-signature",
 	"x-goog-credential", "signature", "sig",
 }
 
-// checkParams judges name=value pairs separated by '&' or ';'. Nothing is
-// unescaped: a bad %-escape cannot make the check fail.
+// checkParams judges name=value pairs separated by '&' or ';'. A name is
+// percent-decoded before it is read, as a server decodes it (?%74oken= is
+// ?token=); a name with a malformed escape is read as written. Values are
+// not unescaped, and a bad %-escape anywhere cannot make the check fail.
 func checkParams(q string, found func(rule)) {
 	for q != "" {
 		var p string
@@ -232,7 +237,7 @@ func checkParams(q string, found func(rule)) {
 		if eq <= 0 {
 			continue
 		}
-		name, value := p[:eq], p[eq+1:]
+		name, value := unescapeName(p[:eq]), p[eq+1:]
 		if value == "" {
 			continue
 		}
@@ -263,6 +268,42 @@ func checkParams(q string, found func(rule)) {
 			found(ruleURLQueryCredential)
 		}
 	}
+}
+
+// unescapeName percent-decodes a parameter's name once, as a server does
+// (%74oken and tok%65n are token, api%5Fkey is api_key). A name with a
+// malformed escape (%zz, a '%' at the end) is returned as written. The
+// name is only classified, never printed.
+func unescapeName(name string) string {
+	i := strings.IndexByte(name, '%')
+	if i < 0 {
+		return name
+	}
+	buf := make([]byte, 0, len(name))
+	buf = append(buf, name[:i]...)
+	for ; i < len(name); i++ {
+		c := name[i]
+		if c != '%' {
+			buf = append(buf, c)
+			continue
+		}
+		if i+2 >= len(name) || !isHex(name[i+1]) || !isHex(name[i+2]) {
+			return name
+		}
+		buf = append(buf, unhex(name[i+1])<<4|unhex(name[i+2]))
+		i += 2
+	}
+	return string(buf)
+}
+
+func unhex(c byte) byte {
+	switch {
+	case isDigit(c):
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
 }
 
 // plainWord: letters only (a lookup key, a sort field), or a number.

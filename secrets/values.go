@@ -139,6 +139,62 @@ func refAt(v string, i int) (n int, def string) {
 	return 0, ""
 }
 
+// scanRefDefaults calls found if s holds a reference to a credential-named
+// variable with a literal default, wherever it stands: ${OPENAI_API_KEY:-VALUE},
+// ${DB_PASSWORD-VALUE}, ${DB_PASSWORD:=VALUE}, ${DB_PASSWORD=VALUE}. The
+// default is what the client uses when the variable is unset, and it is
+// recorded, so it is judged as the value of NAME=VALUE would be: a
+// placeholder or a reference is accepted, a literal password is not.
+// ${NAME:?message} carries an error message, and ${NAME:+word} the word
+// used in NAME's place when it is set (often a flag built from it,
+// ${TOKEN:+--token=$TOKEN}): neither is NAME's value, and neither is judged
+// here.
+//
+// A default is judged up to the next "${" (a nested reference is judged on
+// its own), so the defaults judged never overlap, and the next '}' is
+// searched for once however many openers precede it: the scan is linear.
+func scanRefDefaults(s string, found func()) {
+	closeAt := -1 // the next '}' at or after off
+	for off := 0; ; {
+		i := strings.Index(s[off:], "${")
+		if i < 0 {
+			return
+		}
+		off += i + 2
+		if closeAt < off {
+			j := strings.IndexByte(s[off:], '}')
+			if j < 0 {
+				return
+			}
+			closeAt = off + j
+		}
+		body := s[off:closeAt]
+		n := identLen(body)
+		if n == 0 {
+			continue
+		}
+		var def string
+		switch tail := body[n:]; {
+		case strings.HasPrefix(tail, ":-"), strings.HasPrefix(tail, ":="):
+			def = tail[2:]
+		case strings.HasPrefix(tail, "-"), strings.HasPrefix(tail, "="):
+			def = tail[1:]
+		default:
+			continue
+		}
+		if j := strings.Index(def, "${"); j >= 0 {
+			def = def[:j]
+		}
+		if def == "" {
+			continue
+		}
+		if st := classifyName(body[:n]); st != notSecret && literalSecret(st, def) {
+			found()
+			return
+		}
+	}
+}
+
 // closeParen returns the index of the ')' that closes the '(' at s[open],
 // or -1. Parentheses nest; quotes are not read.
 func closeParen(s string, open int) int {
