@@ -84,9 +84,12 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 		return rec
 	}
 
-	cfg, err := mcpconfig.ReadFile(path)
-	if err != nil {
-		ps, refused := problemsOf(path, err)
+	// A config refused for its shape alone (args that are not strings) is
+	// read on, so that its other refusals are reported with it; it never
+	// gets as far as starting a server.
+	cfg, shapeErr := mcpconfig.ReadFileAll(path)
+	if cfg == nil {
+		ps, refused := problemsOf(path, shapeErr)
 		status := statusInvalid
 		if refused && !hasKind(ps, kindInvalid, kindUnreadable) {
 			status = statusRefused
@@ -121,12 +124,10 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 	// Refuse what cannot be recorded before starting anything: a server
 	// should not be run with a command line the definition refuses.
 	var refused []problem
-	for _, s := range selected {
-		for _, r := range refusals.All(checkServer(s)) {
-			refused = append(refused, refusalProblem(path, r))
-		}
+	for _, r := range configRefusals(cfg, shapeErr, selected, checkServer) {
+		refused = append(refused, refusalProblem(path, r))
 	}
-	if len(refused) > 0 {
+	if len(refused) > 0 || shapeErr != nil {
 		for _, s := range selected {
 			r := report(s.Name)
 			r.Status, r.Reason = serverSkipped, "not started: the config is refused"
@@ -315,8 +316,8 @@ func disabled(s mcpconfig.Server) bool {
 
 // checkServer refuses, at pointers into the config, what the definition
 // would refuse of the server as written.
-func checkServer(s mcpconfig.Server) error {
-	errs := []error{credentials(&s)}
+func checkServer(s *mcpconfig.Server) error {
+	errs := []error{credentials(s)}
 	if s.Transport == mcpconfig.WebSocket {
 		errs = append(errs, &refusals.Error{Kind: refusals.ErrWebSocket, Pointer: s.Pointer, Rule: "websocket", Subject: s.Name,
 			Fix: "reach the server over streamable HTTP, SSE or stdio, or leave it out with --servers"})

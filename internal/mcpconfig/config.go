@@ -9,7 +9,8 @@
 // that names the line, column and JSON pointer and never quotes a value;
 // stdio args that are not all strings are a refusals.ErrArgsNotStrings
 // refusal at the offending pointer. Either the whole file is read, or
-// nothing is.
+// nothing is; ParseAll also returns the config when the only problems are
+// such refusals, so that a scan can check the rest of it.
 //
 // What a definition may record (name, transport, command, args, url) is
 // kept apart from what is only used to connect (env, headers, cwd, ...),
@@ -132,6 +133,28 @@ func ReadFile(name string) (*Config, error) {
 // structural one), refusals for stdio args that are not strings, joined
 // with refusals.Join.
 func Parse(data []byte) (*Config, error) {
+	cfg, err := ParseAll(data)
+	if err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// ReadFileAll reads and parses the config file name as ParseAll does.
+func ReadFileAll(name string) (*Config, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAll(data)
+}
+
+// ParseAll is Parse, but when the only problems are refusals (stdio args
+// that are not strings) it returns the config with them: every server,
+// each refused argument an empty string at its index, so that the others
+// keep their pointers. Such a config is for checking, never for starting
+// or recording a server. A *Error still gives no config.
+func ParseAll(data []byte) (*Config, error) {
 	root, err := parseJSONC(data)
 	if err != nil {
 		return nil, err
@@ -151,15 +174,19 @@ func Parse(data []byte) (*Config, error) {
 			cfg.Servers = append(cfg.Servers, s)
 		}
 	}
-	if len(r.errs) > 0 {
+	switch {
+	case r.invalid > 0:
 		return nil, refusals.Join(r.errs...)
+	case len(r.errs) > 0:
+		return cfg, refusals.Join(r.errs...)
 	}
 	return cfg, nil
 }
 
 type reader struct {
-	data []byte
-	errs []error
+	data    []byte
+	errs    []error
+	invalid int // how many of errs are *Error
 }
 
 func (r *reader) errorAt(off int, pointer, msg string) *Error {
@@ -169,6 +196,7 @@ func (r *reader) errorAt(off int, pointer, msg string) *Error {
 
 func (r *reader) fail(off int, pointer, msg string) {
 	r.errs = append(r.errs, r.errorAt(off, pointer, msg))
+	r.invalid++
 }
 
 // serversObject finds the servers: mcpServers, servers, or mcp.servers.
@@ -214,7 +242,7 @@ func (r *reader) server(name, ptr string, n *node) (Server, bool) {
 		r.fail(n.off, ptr, "server is "+n.kind.String()+", want an object")
 		return s, false
 	}
-	before := len(r.errs)
+	before := r.invalid // refused args do not stop the entry being read
 	var typ, transport *node
 	urlKey := "" // the member that gave the URL
 	for i, key := range n.keys {
@@ -278,7 +306,7 @@ func (r *reader) server(name, ptr string, n *node) (Server, bool) {
 		}
 		given = tr
 	}
-	if len(r.errs) > before {
+	if r.invalid > before {
 		return s, false
 	}
 	s.urlKey = urlKey
@@ -304,7 +332,7 @@ func (r *reader) server(name, ptr string, n *node) (Server, bool) {
 	if !hasCmd && s.Args != nil {
 		r.fail(n.off, refusals.Append(ptr, "args"), "args without a command")
 	}
-	return s, len(r.errs) == before
+	return s, r.invalid == before
 }
 
 // transportKey: the member naming the transport, for pointers.
@@ -359,24 +387,21 @@ func (r *reader) str(n *node, at string) string {
 	return n.str
 }
 
-// args: a list of strings, or ErrArgsNotStrings at the offending pointer.
+// args: a list of strings, or ErrArgsNotStrings at the offending
+// pointer; a value that is not a string is "" in the list (see ParseAll).
 func (r *reader) args(n *node, at string) []string {
 	if n.kind != kindArray {
 		r.errs = append(r.errs, notStrings(r.data, n.off, at))
 		return nil
 	}
 	out := make([]string, 0, len(n.vals))
-	ok := true
 	for i, v := range n.vals {
 		if v.kind != kindString {
 			r.errs = append(r.errs, notStrings(r.data, v.off, refusals.Append(at, fmt.Sprint(i))))
-			ok = false
+			out = append(out, "")
 			continue
 		}
 		out = append(out, v.str)
-	}
-	if !ok {
-		return nil
 	}
 	return out
 }

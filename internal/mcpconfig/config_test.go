@@ -213,6 +213,32 @@ func TestParseArgsNotStrings(t *testing.T) {
 	}
 }
 
+// ParseAll gives the config with such refusals, every string arg at its
+// index, so that the rest can be checked; with a *Error, nothing.
+func TestParseAllArgsNotStrings(t *testing.T) {
+	data := []byte(`{"mcpServers": {
+  "a": {"command": "x", "args": ["--port", 8080, true, "ok", null]},
+  "b": {"command": "y", "args": "--port 8080"},
+  "c": {"url": "https://h/mcp"}
+}}`)
+	cfg, err := ParseAll(data)
+	if cfg == nil || len(refusals.All(err)) != 4 {
+		t.Fatalf("ParseAll = %v, %v: want the config and 4 refusals", cfg, err)
+	}
+	var names []string
+	for _, s := range cfg.Servers {
+		names = append(names, s.Name)
+	}
+	if !slices.Equal(names, []string{"a", "b", "c"}) || !slices.Equal(cfg.Servers[0].Args, []string{"--port", "", "", "ok", ""}) ||
+		cfg.Servers[1].Args != nil || cfg.Servers[2].URL != "https://h/mcp" {
+		t.Errorf("servers %q, a's args %q, b's args %q", names, cfg.Servers[0].Args, cfg.Servers[1].Args)
+	}
+	bad := []byte(`{"mcpServers": {"a": {"command": "x", "args": [1]}, "b": {"command": 2}}}`)
+	if cfg, err := ParseAll(bad); cfg != nil || err == nil {
+		t.Errorf("ParseAll with a *Error = %v, %v: want no config", cfg, err)
+	}
+}
+
 func TestPositionCountsCharacters(t *testing.T) {
 	// Columns are characters, not bytes: "é" is one column.
 	_, err := Parse([]byte(`{"mcpServers": {"é": {"command": 1}}}`))
