@@ -43,7 +43,9 @@ func recordFlagsUsage(cmd, extra, nameDefault, excludeDefault string) string {
             guardian CMD .vscode/mcp.jsonEXTRA --name researcher
   --servers NAME,NAME
         record only these servers of the config (default: all of them but
-        those it disables with "disabled": true)
+        those it disables with "disabled": true). A NAME starting with /
+        is the JSON pointer of one server, to pick one of several of a name
+        (~/.claude.json's projects): two of a name are never recorded
             guardian CMD mcp.jsonEXTRA --servers github,memory
   --exclude POINTER
         leave an optional field out of the document, such as arguments that

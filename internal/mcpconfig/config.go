@@ -1,6 +1,7 @@
 // Package mcpconfig reads the MCP client config files people already have:
 // Claude Desktop, Cursor, Claude Code, Windsurf and Cline
-// ({"mcpServers": {name: {...}}}) and VS Code ({"servers": {name:
+// ({"mcpServers": {name: {...}}}, and Claude Code's per-project
+// {"projects": {path: {"mcpServers": ...}}} in ~/.claude.json) and VS Code ({"servers": {name:
 // {"type": ...}}, "inputs": [...]}, or a settings.json with {"mcp":
 // {"servers": ...}}), comments and trailing commas included.
 //
@@ -66,6 +67,11 @@ type Server struct {
 	Args    []string
 	// URL, for the other transports.
 	URL string
+	// Project is, for a server of Claude Code's ~/.claude.json under
+	// projects.<path>.mcpServers, the project's path (a key of projects);
+	// "" for every other server. It is a path on this machine: it is in
+	// Pointer, and must never be recorded.
+	Project string
 	// Connection holds what is used to connect and never recorded.
 	Connection Connection
 
@@ -163,15 +169,28 @@ func ParseAll(data []byte) (*Config, error) {
 	if root.kind != kindObject {
 		return nil, r.errorAt(root.off, "", "the file is "+root.kind.String()+", want an object with mcpServers or servers")
 	}
-	servers, path := r.serversObject(root)
-	if servers == nil {
+	projects, hasProjects := r.projects(root)
+	servers, path := r.serversObject(root, hasProjects)
+	if servers == nil && !hasProjects || r.invalid > 0 {
 		return nil, refusals.Join(r.errs...)
 	}
 	cfg := &Config{}
-	for i, name := range servers.keys {
-		ptr := refusals.Pointer(append(path[:len(path):len(path)], name)...)
-		if s, ok := r.server(name, ptr, servers.vals[i]); ok {
-			cfg.Servers = append(cfg.Servers, s)
+	if servers != nil {
+		for i, name := range servers.keys {
+			ptr := refusals.Pointer(append(path[:len(path):len(path)], name)...)
+			if s, ok := r.server(name, ptr, servers.vals[i]); ok {
+				cfg.Servers = append(cfg.Servers, s)
+			}
+		}
+	}
+	// Claude Code's per-project servers, after the user's, in file order.
+	for _, p := range projects {
+		for i, name := range p.servers.keys {
+			ptr := refusals.Pointer("projects", p.path, "mcpServers", name)
+			if s, ok := r.server(name, ptr, p.servers.vals[i]); ok {
+				s.Project = p.path
+				cfg.Servers = append(cfg.Servers, s)
+			}
 		}
 	}
 	switch {
@@ -199,8 +218,49 @@ func (r *reader) fail(off int, pointer, msg string) {
 	r.invalid++
 }
 
+// project is one project of Claude Code's ~/.claude.json with servers.
+type project struct {
+	path    string
+	servers *node
+}
+
+// projects reads Claude Code's {"projects": {"<path>": {"mcpServers":
+// {...}, ...}}}: the projects with an mcpServers object, and whether
+// there is a projects object at all. Every other member of a project is
+// Claude Code's own and ignored.
+func (r *reader) projects(root *node) ([]project, bool) {
+	n, _, ok := root.member("projects")
+	if !ok {
+		return nil, false
+	}
+	if n.kind != kindObject {
+		r.fail(n.off, "/projects", "is "+n.kind.String()+", want an object of projects by path")
+		return nil, true
+	}
+	var out []project
+	for i, path := range n.keys {
+		v := n.vals[i]
+		at := refusals.Pointer("projects", path)
+		if v.kind != kindObject {
+			r.fail(v.off, at, "project is "+v.kind.String()+", want an object")
+			continue
+		}
+		ms, _, ok := v.member("mcpServers")
+		if !ok {
+			continue
+		}
+		if ms.kind != kindObject {
+			r.fail(ms.off, refusals.Append(at, "mcpServers"), "is "+ms.kind.String()+", want an object of servers by name")
+			continue
+		}
+		out = append(out, project{path: path, servers: ms})
+	}
+	return out, true
+}
+
 // serversObject finds the servers: mcpServers, servers, or mcp.servers.
-func (r *reader) serversObject(root *node) (*node, []string) {
+// With Claude Code's projects (orProjects), there may be none.
+func (r *reader) serversObject(root *node, orProjects bool) (*node, []string) {
 	type place struct {
 		n    *node
 		koff int
@@ -220,7 +280,9 @@ func (r *reader) serversObject(root *node) (*node, []string) {
 	}
 	switch len(found) {
 	case 0:
-		r.fail(root.off, "", "no mcpServers or servers object")
+		if !orProjects {
+			r.fail(root.off, "", "no mcpServers or servers object")
+		}
 		return nil, nil
 	case 1:
 	default:
