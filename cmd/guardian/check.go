@@ -41,7 +41,7 @@ Flags:
         A recording with a failed server (--keep-going) is never written
             guardian check mcp.json --golden testdata/agent.json --update
 ` + recordFlagsUsage("check", " --golden agent.json", "the golden file's agent name", "the golden file's") +
-		jsonFlagUsage("with the changes and both digests", "guardian check mcp.json --golden agent.json --json") + `
+		jsonFlagUsage("with the changes and both digests", progressOnStderr, "guardian check mcp.json --golden agent.json --json") + `
 Exit status: 0 when the recording equals FILE (or FILE was updated); 1 on
 drift, or when something is refused; 2 on bad usage, a config or golden file
 that cannot be read, a server that cannot be loaded, or an interrupt.
@@ -78,7 +78,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	golden := fl.String("golden", "", "")
 	update := fl.Bool("update", false, "")
 	fl.Bool("json", false, "")
-	pos, err := parseCommandArgs(fl, args, 1, "CONFIG")
+	pos, err := parseCommandArgs(fl, args, "CONFIG")
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(e.stdout, checkUsage())
 		return exitOK
@@ -169,11 +169,11 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		}
 		r.Updated = true
 		if !asJSON {
-			verb := "updated"
-			if old == nil {
-				verb = "created"
+			if old == nil { // nothing to accept changes against
+				fmt.Fprintf(e.stderr, "guardian check: created %s; %s\n", *golden, recordSummary(rec, "", false))
+			} else {
+				fmt.Fprintf(e.stderr, "guardian check: updated %s: %s accepted; %s\n", *golden, plural(len(changes), "change"), recordSummary(rec, "", false))
 			}
-			fmt.Fprintf(e.stderr, "guardian check: %s %s: %s accepted; %s\n", verb, *golden, plural(len(changes), "change"), recordSummary(rec, "", false))
 		}
 	case drifted:
 		status = worse(status, statusDrift)

@@ -49,8 +49,8 @@ func TestCheckDrift(t *testing.T) {
 		t.Errorf("missing golden: %+v", r)
 	}
 	r = guardian(t, dir, nil, "check", "mcp.json", "--golden", "agent.json", "--name", "docs-agent", "--update")
-	if r.code != exitOK || !strings.Contains(r.stderr, "created agent.json") {
-		t.Fatalf("--update: %+v", r)
+	if r.code != exitOK || !strings.HasPrefix(r.stderr, "guardian check: created agent.json; ") || strings.Contains(r.stderr, "accepted") {
+		t.Fatalf("--update: %+v; want it created, with no changes accepted", r)
 	}
 	// Unchanged: exit 0, under the golden file's name without --name.
 	r = guardian(t, dir, nil, "check", "mcp.json", "--golden", "agent.json")

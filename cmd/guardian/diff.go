@@ -22,14 +22,14 @@ servers, then tools, each by name.
 
 Flags:
 
-` + jsonFlagUsage("with the changes and both digests", "guardian diff old.json new.json --json") + `
+` + jsonFlagUsage("with the changes and both digests", nothingOnStderr, "guardian diff old.json new.json --json") + `
 Exit status: 0 when the documents are equal, 1 when they differ (or one
 holds a credential), 2 on bad usage or a document that cannot be read or is
 not a valid definition.
 
 Example:
 
-	guardian diff testdata/agent.json agent.json
+	guardian diff testdata/configs/docs.golden.json cmd/guardian/testdata/examples/docs-v2.json
 `
 }
 
@@ -50,7 +50,7 @@ func runDiff(ctx context.Context, args []string, e *env) int {
 	asJSON := wantsJSON(args)
 	fl := newFlagSet("diff")
 	fl.Bool("json", false, "")
-	pos, err := parseCommandArgs(fl, args, 2, "OLD and NEW")
+	pos, err := parseCommandArgs(fl, args, "OLD", "NEW")
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(e.stdout, diffUsage())
 		return exitOK

@@ -43,7 +43,9 @@ func recordFlagsUsage(cmd, extra, nameDefault, excludeDefault string) string {
             guardian CMD .vscode/mcp.jsonEXTRA --name researcher
   --servers NAME,NAME
         record only these servers of the config (default: all of them but
-        those it disables with "disabled": true)
+        those it disables with "disabled": true). A NAME starting with /
+        is the JSON pointer of one server, to pick one of several of a name
+        (~/.claude.json's projects): two of a name are never recorded
             guardian CMD mcp.jsonEXTRA --servers github,memory
   --exclude POINTER
         leave an optional field out of the document, such as arguments that
@@ -66,12 +68,19 @@ func recordFlagsUsage(cmd, extra, nameDefault, excludeDefault string) string {
 `)
 }
 
-// jsonFlagUsage documents --json for command cmd: what the report holds,
-// and an example command line.
-func jsonFlagUsage(holds, example string) string {
+// What stderr carries with --json, for jsonFlagUsage: record and check
+// print progress while servers load; diff and validate print nothing.
+const (
+	progressOnStderr = "stderr then carries only progress"
+	nothingOnStderr  = "nothing goes to stderr"
+)
+
+// jsonFlagUsage documents --json for a command: what the report holds,
+// what stderr carries then, and an example command line.
+func jsonFlagUsage(holds, stderr, example string) string {
 	return `  --json
         print one JSON report on stdout, ` + holds + `;
-        stderr then carries only progress (docs/cli.md gives the shape)
+        ` + stderr + ` (docs/cli.md gives the shape)
             ` + example + `
 `
 }
@@ -145,9 +154,10 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// parseCommandArgs parses a command's flags and checks the number of
-// positional arguments. It reports --help as flag.ErrHelp.
-func parseCommandArgs(fl *flag.FlagSet, args []string, want int, what string) ([]string, error) {
+// parseCommandArgs parses a command's flags and checks the positional
+// arguments, one for each of names (CONFIG, or OLD and NEW): a usage error
+// says exactly which are missing. It reports --help as flag.ErrHelp.
+func parseCommandArgs(fl *flag.FlagSet, args []string, names ...string) ([]string, error) {
 	pos, err := parseArgs(fl, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -156,10 +166,10 @@ func parseCommandArgs(fl *flag.FlagSet, args []string, want int, what string) ([
 		return nil, &usageError{msg: err.Error()}
 	}
 	switch {
-	case len(pos) < want:
-		return nil, usagef("missing %s", what)
-	case len(pos) > want:
-		return nil, usagef("too many arguments: want %s", what)
+	case len(pos) < len(names):
+		return nil, usagef("missing %s", strings.Join(names[len(pos):], " and "))
+	case len(pos) > len(names):
+		return nil, usagef("too many arguments: want %s", strings.Join(names, " and "))
 	}
 	return pos, nil
 }

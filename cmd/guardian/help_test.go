@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -98,7 +99,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"record", "--nope", "a.json"}, "flag provided but not defined: -nope"},
 		{[]string{"check", "a.json"}, "--golden FILE is required"},
 		{[]string{"check", "--golden", "g.json"}, "missing CONFIG"},
-		{[]string{"diff", "a.json"}, "missing OLD and NEW"},
+		{[]string{"diff", "a.json"}, "missing NEW"},
+		{[]string{"diff"}, "missing OLD and NEW"},
+		{[]string{"diff", "a.json", "b.json", "c.json"}, "too many arguments: want OLD and NEW"},
 		{[]string{"validate"}, "missing FILE"},
 	}
 	for _, tt := range tests {
@@ -189,6 +192,62 @@ func TestDocsCoverEverything(t *testing.T) {
 	for _, w := range want {
 		if !strings.Contains(doc, w) {
 			t.Errorf("docs/cli.md does not mention %s", w)
+		}
+	}
+}
+
+// Every command's help example runs as written, from the repository's
+// root, as the binary: every file it names exists.
+func TestHelpExamplesRun(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What each example gives: diff and scan show what they find.
+	want := map[string]int{"record": exitOK, "check": exitOK, "diff": exitRefused, "validate": exitOK, "scan": exitRefused}
+	for _, c := range commands() {
+		t.Run(c.name, func(t *testing.T) {
+			help := guardian(t, root, nil, c.name, "--help")
+			_, example, ok := strings.Cut(help.stdout, "\nExample:\n\n")
+			if !ok {
+				t.Fatalf("no example in %s --help", c.name)
+			}
+			var ran int
+			for _, line := range strings.Split(example, "\n") {
+				if !strings.HasPrefix(line, "\tguardian ") {
+					continue
+				}
+				args := strings.Fields(line)[1:]
+				r := guardian(t, root, nil, args...)
+				if r.code != want[c.name] {
+					t.Errorf("%s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.TrimSpace(line), r.code, want[c.name], r.stdout, r.stderr)
+				}
+				ran++
+			}
+			if ran == 0 {
+				t.Errorf("%s --help: no example command line", c.name)
+			}
+		})
+	}
+}
+
+// Commands that start no server have no progress: their help does not
+// promise any, and with --json they print nothing on stderr.
+func TestHelpNoProgressPromised(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"diff", "testdata/configs/docs.golden.json", "cmd/guardian/testdata/examples/docs-v2.json"},
+		{"validate", "testdata/configs/docs.golden.json"},
+	} {
+		help := guardian(t, root, nil, args[0], "--help")
+		if strings.Contains(help.stdout, "progress") || !strings.Contains(help.stdout, "nothing goes to stderr") {
+			t.Errorf("%s --help promises progress, or does not say stderr is empty with --json", args[0])
+		}
+		if r := guardian(t, root, nil, append(args, "--json")...); r.stderr != "" || r.stdout == "" {
+			t.Errorf("%s --json: stderr %q", args[0], r.stderr)
 		}
 	}
 }

@@ -84,9 +84,12 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 		return rec
 	}
 
-	cfg, err := mcpconfig.ReadFile(path)
-	if err != nil {
-		ps, refused := problemsOf(path, err)
+	// A config refused for its shape alone (args that are not strings) is
+	// read on, so that its other refusals are reported with it; it never
+	// gets as far as starting a server.
+	cfg, shapeErr := mcpconfig.ReadFileAll(path)
+	if cfg == nil {
+		ps, refused := problemsOf(path, shapeErr)
 		status := statusInvalid
 		if refused && !hasKind(ps, kindInvalid, kindUnreadable) {
 			status = statusRefused
@@ -102,10 +105,12 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 	if err != nil {
 		return fail(statusUsage, problem{File: path, Kind: kindUsage, Message: err.Error()})
 	}
+	ptrs := make([]string, 0, len(cfg.Servers)) // the pointer of each of rec.servers
 	for _, s := range cfg.Servers {
 		r := serverReport{Name: s.Name, Transport: string(s.Transport), Status: serverOK}
+		ptrs = append(ptrs, s.Pointer)
 		switch {
-		case slices.ContainsFunc(selected, func(x mcpconfig.Server) bool { return x.Name == s.Name }):
+		case slices.ContainsFunc(selected, func(x mcpconfig.Server) bool { return x.Pointer == s.Pointer }):
 		case o.servers == nil:
 			r.Status, r.Reason = serverSkipped, "disabled in the config"
 		default:
@@ -113,22 +118,19 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 		}
 		rec.servers = append(rec.servers, r)
 	}
-	report := func(name string) *serverReport {
-		i := slices.IndexFunc(rec.servers, func(r serverReport) bool { return r.Name == name })
-		return &rec.servers[i]
+	report := func(s mcpconfig.Server) *serverReport {
+		return &rec.servers[slices.Index(ptrs, s.Pointer)]
 	}
 
 	// Refuse what cannot be recorded before starting anything: a server
 	// should not be run with a command line the definition refuses.
 	var refused []problem
-	for _, s := range selected {
-		for _, r := range refusals.All(checkServer(s)) {
-			refused = append(refused, refusalProblem(path, r))
-		}
+	for _, r := range configRefusals(cfg, shapeErr, selected, checkServer) {
+		refused = append(refused, refusalProblem(path, r))
 	}
-	if len(refused) > 0 {
+	if len(refused) > 0 || shapeErr != nil {
 		for _, s := range selected {
-			r := report(s.Name)
+			r := report(s)
 			r.Status, r.Reason = serverSkipped, "not started: the config is refused"
 		}
 		return fail(statusRefused, refused...)
@@ -149,7 +151,7 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 	}
 	if len(unset) > 0 {
 		for _, s := range selected {
-			r := report(s.Name)
+			r := report(s)
 			r.Status, r.Reason = serverSkipped, "not started: the config cannot be resolved"
 		}
 		return fail(statusInvalid, unset...)
@@ -166,7 +168,7 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 		var ps []problem
 		for _, r := range refusals.All(err) {
 			p := refusalProblem(path, r)
-			p.Pointer = configPointer(cfg, r.Pointer)
+			p.Pointer = configPointer(selected, r.Pointer)
 			ps = append(ps, p)
 		}
 		if len(ps) == 0 {
@@ -185,7 +187,7 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 	var tools []definition.Tool
 	offeredBy := map[string][]string{}
 	for i, s := range selected {
-		l, r := loaded[i], report(s.Name)
+		l, r := loaded[i], report(s)
 		if l.err != nil {
 			r.Status, r.Reason = serverFailed, l.reason
 			if s.Transport == mcpconfig.Stdio {
@@ -276,35 +278,64 @@ func configDirs(path string) (string, error) {
 
 // selectServers returns the config's servers named in names, in config
 // order; when names is nil, all of them but those the config disables
-// ("disabled": true, as Cline, Roo Code and Windsurf write it).
+// ("disabled": true, as Cline, Roo Code and Windsurf write it). A name
+// starting with "/" is the JSON pointer of one server in the config, to
+// pick one of several of a name (Claude Code's ~/.claude.json has a
+// project's servers beside the user's). Two selected servers of one name
+// are an error: a definition records a server by its name.
 func selectServers(cfg *mcpconfig.Config, names []string) ([]mcpconfig.Server, error) {
+	picks := func(n string, s mcpconfig.Server) bool {
+		if strings.HasPrefix(n, "/") {
+			return s.Pointer == n
+		}
+		return s.Name == n
+	}
+	var out []mcpconfig.Server
 	if names == nil {
-		var out []mcpconfig.Server
 		for _, s := range cfg.Servers {
 			if !disabled(s) {
 				out = append(out, s)
 			}
 		}
-		return out, nil
-	}
-	var unknown []string
-	for _, n := range names {
-		if !slices.ContainsFunc(cfg.Servers, func(s mcpconfig.Server) bool { return s.Name == n }) {
-			unknown = append(unknown, n)
+	} else {
+		var unknown []string
+		for _, n := range names {
+			if !slices.ContainsFunc(cfg.Servers, func(s mcpconfig.Server) bool { return picks(n, s) }) {
+				unknown = append(unknown, n)
+			}
 		}
-	}
-	if len(unknown) > 0 {
-		var have []string
+		if len(unknown) > 0 {
+			var have []string
+			for _, s := range cfg.Servers {
+				if !slices.Contains(have, s.Name) {
+					have = append(have, s.Name)
+				}
+			}
+			return nil, fmt.Errorf("--servers: the config has no server %s (it has %s)", quoteList(unknown), orNone(quoteList(have)))
+		}
 		for _, s := range cfg.Servers {
-			have = append(have, s.Name)
+			if slices.ContainsFunc(names, func(n string) bool { return picks(n, s) }) {
+				out = append(out, s)
+			}
 		}
-		return nil, fmt.Errorf("--servers: the config has no server %s (it has %s)", quoteList(unknown), orNone(quoteList(have)))
 	}
-	var out []mcpconfig.Server
-	for _, s := range cfg.Servers {
-		if slices.Contains(names, s.Name) {
-			out = append(out, s)
+	var dups []string
+	for i, s := range out {
+		if slices.ContainsFunc(out[:i], func(x mcpconfig.Server) bool { return x.Name == s.Name }) {
+			continue
 		}
+		var at []string
+		for _, x := range out[i:] {
+			if x.Name == s.Name {
+				at = append(at, x.Pointer)
+			}
+		}
+		if len(at) > 1 {
+			dups = append(dups, strconv.Quote(s.Name)+" is at "+strings.Join(at, " and "))
+		}
+	}
+	if len(dups) > 0 {
+		return nil, fmt.Errorf("more than one server of a name would be recorded (%s): pick one of each with --servers POINTER", strings.Join(dups, "; "))
 	}
 	return out, nil
 }
@@ -315,8 +346,8 @@ func disabled(s mcpconfig.Server) bool {
 
 // checkServer refuses, at pointers into the config, what the definition
 // would refuse of the server as written.
-func checkServer(s mcpconfig.Server) error {
-	errs := []error{credentials(&s)}
+func checkServer(s *mcpconfig.Server) error {
+	errs := []error{credentials(s)}
 	if s.Transport == mcpconfig.WebSocket {
 		errs = append(errs, &refusals.Error{Kind: refusals.ErrWebSocket, Pointer: s.Pointer, Rule: "websocket", Subject: s.Name,
 			Fix: "reach the server over streamable HTTP, SSE or stdio, or leave it out with --servers"})
@@ -543,13 +574,13 @@ func displayPath(path string) string {
 
 // configPointer turns a pointer mcpservers gives (/mcpServers/<name>/...)
 // into the pointer of the same value in the config.
-func configPointer(cfg *mcpconfig.Config, p string) string {
+func configPointer(selected []mcpconfig.Server, p string) string {
 	toks, err := refusals.Tokens(p)
 	if err != nil || len(toks) < 2 || toks[0] != "mcpServers" {
 		return p
 	}
-	for i := range cfg.Servers {
-		s := &cfg.Servers[i]
+	for i := range selected {
+		s := &selected[i]
 		if s.Name != toks[1] {
 			continue
 		}

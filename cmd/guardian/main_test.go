@@ -144,7 +144,7 @@ func TestScanExitCodes(t *testing.T) {
 		{"missing", []string{"scan", "testdata/configs/missing.json"}, exitBad, nil, []string{"missing.json: cannot read: no such file or directory"}, true, ""},
 		{"directory", []string{"scan", "testdata/configs"}, exitBad, nil, []string{"configs: cannot read"}, true, ""},
 		{"malformed beats dirty", []string{"scan", "testdata/configs/dirty.json", "testdata/configs/malformed.json"}, exitBad, []string{"token/github"}, []string{"duplicate key"}, false, ""},
-		{"args not strings", []string{"scan", nonString}, exitRefused, []string{"nonstring.json: /mcpServers/a/args/1: args-not-strings: give args as a list of strings"}, []string{"cannot be scanned until 1 value is fixed"}, false, "8080"},
+		{"args not strings", []string{"scan", nonString}, exitRefused, []string{"nonstring.json: /mcpServers/a/args/1: args-not-strings: give args as a list of strings"}, []string{"nonstring.json: 1 server, 1 value refused: fix it as its line says"}, false, "8080"},
 		{"no files", []string{"scan"}, exitBad, nil, []string{"no files given", "Usage: guardian scan FILE..."}, true, ""},
 		{"bad flag", []string{"scan", "-x", "f"}, exitBad, nil, []string{"flag provided but not defined", "Usage: guardian scan"}, true, ""},
 		{"scan help", []string{"scan", "--help"}, exitOK, []string{"Usage: guardian scan FILE...", "FILE: POINTER: RULE: FIX", "Example:"}, nil, false, ""},

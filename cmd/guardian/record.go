@@ -41,7 +41,7 @@ Flags:
         write the document to FILE, atomically, instead of stdout
             guardian record mcp.json -o agent.json
 ` + recordFlagsUsage("record", "", "CONFIG's file name without its extension", "none") +
-		jsonFlagUsage("with the document unless -o is given", "guardian record mcp.json -o agent.json --json") + `
+		jsonFlagUsage("with the document unless -o is given", progressOnStderr, "guardian record mcp.json -o agent.json --json") + `
 Progress (each server connecting, its tools, its failure) goes to stderr
 when stderr is a terminal. A server that fails is reported by name with its
 reason and, for a stdio server, the last lines of its stderr, cleaned of
@@ -80,7 +80,7 @@ func runRecord(ctx context.Context, args []string, e *env) int {
 	rf.register(fl)
 	out := fl.String("o", "", "")
 	fl.Bool("json", false, "")
-	pos, err := parseCommandArgs(fl, args, 1, "CONFIG")
+	pos, err := parseCommandArgs(fl, args, "CONFIG")
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(e.stdout, recordUsage())
 		return exitOK

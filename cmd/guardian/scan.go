@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
+	"strings"
 
 	"github.com/guardian-agent/guardian-go/internal/mcpconfig"
 	"github.com/guardian-agent/guardian-go/refusals"
@@ -99,24 +101,24 @@ func credentials(s *mcpconfig.Server) error {
 // scanFile scans one file and reports on it; it returns the exit code the
 // file alone would give.
 func scanFile(name string, stdout, stderr io.Writer) int {
-	cfg, err := mcpconfig.ReadFile(name)
-	if err != nil {
+	cfg, err := mcpconfig.ReadFileAll(name)
+	if cfg == nil {
 		return reportError(name, err, stdout, stderr)
 	}
 	// Servers in file order; each server's refusals sorted by pointer.
-	n := 0
-	for i := range cfg.Servers {
-		s := &cfg.Servers[i]
-		found := refusals.All(credentials(s))
-		for _, r := range found {
-			printRefusal(stdout, name, r)
-		}
-		n += len(found)
+	found := configRefusals(cfg, err, nil, credentials)
+	for _, r := range found {
+		printRefusal(stdout, name, r)
 	}
-	switch n {
-	case 0:
+	n := len(found)
+	switch {
+	case n == 0:
 		fmt.Fprintf(stderr, "guardian scan: %s: %s, no credentials found\n", name, plural(len(cfg.Servers), "server"))
 		return exitOK
+	case err != nil: // not only credentials: each line says its fix
+		fmt.Fprintf(stderr, "guardian scan: %s: %s, %s refused: fix %s as %s line says\n",
+			name, plural(len(cfg.Servers), "server"), plural(n, "value"), them(n), map[bool]string{true: "its", false: "each"}[n == 1])
+		return exitRefused
 	default:
 		fmt.Fprintf(stderr, "guardian scan: %s: %s, %s refused: move %s to env or headers\n",
 			name, plural(len(cfg.Servers), "server"), plural(n, "value"), them(n))
@@ -124,13 +126,54 @@ func scanFile(name string, stdout, stderr io.Writer) int {
 	}
 }
 
+// configRefusals returns the refusals of a config mcpconfig.ParseAll
+// read: those of its shape (parseErr: args that are not strings) and
+// those check gives each server, server by server in file order, each
+// server's sorted by pointer, so that every problem is seen at once. When
+// only is non-nil, check runs on those servers alone (the shape's
+// refusals are every server's). A value the shape refuses is not checked
+// again.
+func configRefusals(cfg *mcpconfig.Config, parseErr error, only []mcpconfig.Server, check func(*mcpconfig.Server) error) []*refusals.Error {
+	shape := refusals.All(parseErr)
+	refused := map[string]bool{}
+	for _, r := range shape {
+		refused[r.Pointer] = true
+	}
+	var out []*refusals.Error
+	taken := make([]bool, len(shape))
+	for i := range cfg.Servers {
+		s := &cfg.Servers[i]
+		var errs []error
+		for j, r := range shape {
+			if !taken[j] && (r.Pointer == s.Pointer || strings.HasPrefix(r.Pointer, s.Pointer+"/")) {
+				errs = append(errs, r)
+				taken[j] = true
+			}
+		}
+		if only == nil || slices.ContainsFunc(only, func(x mcpconfig.Server) bool { return x.Pointer == s.Pointer }) {
+			for _, r := range refusals.All(check(s)) {
+				if !refused[r.Pointer] {
+					errs = append(errs, r)
+				}
+			}
+		}
+		out = append(out, refusals.All(refusals.Join(errs...))...)
+	}
+	for j, r := range shape {
+		if !taken[j] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 func printRefusal(w io.Writer, file string, r *refusals.Error) {
 	fmt.Fprintf(w, "%s: %s: %s: %s\n", file, r.Pointer, r.Rule, r.Fix)
 }
 
 // reportError reports a file that cannot be scanned: unreadable or
-// malformed (exit 2), or refused as a whole (stdio args that are not
-// strings: exit 1, printed like any refusal).
+// malformed (exit 2). Refusals among its errors (stdio args that are not
+// strings) are printed like any refusal.
 func reportError(name string, err error, stdout, stderr io.Writer) int {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -220,9 +263,9 @@ func scanJSON(ctx context.Context, files []string, stdout io.Writer) int {
 			break
 		}
 		f := scannedFile{File: name, Status: statusOK}
-		cfg, err := mcpconfig.ReadFile(name)
+		cfg, err := mcpconfig.ReadFileAll(name)
 		var ps []problem
-		if err != nil {
+		if cfg == nil {
 			var refused bool
 			ps, refused = problemsOf(name, err)
 			f.Status = statusInvalid
@@ -231,11 +274,8 @@ func scanJSON(ctx context.Context, files []string, stdout io.Writer) int {
 			}
 		} else {
 			f.Servers = len(cfg.Servers)
-			for i := range cfg.Servers {
-				s := &cfg.Servers[i]
-				for _, x := range refusals.All(credentials(s)) {
-					ps = append(ps, refusalProblem(name, x))
-				}
+			for _, x := range configRefusals(cfg, err, nil, credentials) {
+				ps = append(ps, refusalProblem(name, x))
 			}
 			if len(ps) > 0 {
 				f.Status = statusRefused

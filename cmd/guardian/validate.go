@@ -26,14 +26,14 @@ it) is valid, and said so.
 
 Flags:
 
-` + jsonFlagUsage("with the problems, the agent, its counts and digest", "guardian validate agent.json --json") + `
+` + jsonFlagUsage("with the problems, the agent, its counts and digest", nothingOnStderr, "guardian validate agent.json --json") + `
 Exit status: 0 when FILE is a valid definition; 1 when it holds a
 credential; 2 when it cannot be read or is not a valid definition, or on bad
 usage.
 
 Example:
 
-	guardian validate testdata/agent.json
+	guardian validate testdata/configs/docs.golden.json
 `
 }
 
@@ -56,7 +56,7 @@ func runValidate(ctx context.Context, args []string, e *env) int {
 	asJSON := wantsJSON(args)
 	fl := newFlagSet("validate")
 	fl.Bool("json", false, "")
-	pos, err := parseCommandArgs(fl, args, 1, "FILE")
+	pos, err := parseCommandArgs(fl, args, "FILE")
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(e.stdout, validateUsage())
 		return exitOK

@@ -1,6 +1,7 @@
 // Package mcpconfig reads the MCP client config files people already have:
 // Claude Desktop, Cursor, Claude Code, Windsurf and Cline
-// ({"mcpServers": {name: {...}}}) and VS Code ({"servers": {name:
+// ({"mcpServers": {name: {...}}}, and Claude Code's per-project
+// {"projects": {path: {"mcpServers": ...}}} in ~/.claude.json) and VS Code ({"servers": {name:
 // {"type": ...}}, "inputs": [...]}, or a settings.json with {"mcp":
 // {"servers": ...}}), comments and trailing commas included.
 //
@@ -9,7 +10,8 @@
 // that names the line, column and JSON pointer and never quotes a value;
 // stdio args that are not all strings are a refusals.ErrArgsNotStrings
 // refusal at the offending pointer. Either the whole file is read, or
-// nothing is.
+// nothing is; ParseAll also returns the config when the only problems are
+// such refusals, so that a scan can check the rest of it.
 //
 // What a definition may record (name, transport, command, args, url) is
 // kept apart from what is only used to connect (env, headers, cwd, ...),
@@ -65,6 +67,11 @@ type Server struct {
 	Args    []string
 	// URL, for the other transports.
 	URL string
+	// Project is, for a server of Claude Code's ~/.claude.json under
+	// projects.<path>.mcpServers, the project's path (a key of projects);
+	// "" for every other server. It is a path on this machine: it is in
+	// Pointer, and must never be recorded.
+	Project string
 	// Connection holds what is used to connect and never recorded.
 	Connection Connection
 
@@ -132,6 +139,28 @@ func ReadFile(name string) (*Config, error) {
 // structural one), refusals for stdio args that are not strings, joined
 // with refusals.Join.
 func Parse(data []byte) (*Config, error) {
+	cfg, err := ParseAll(data)
+	if err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// ReadFileAll reads and parses the config file name as ParseAll does.
+func ReadFileAll(name string) (*Config, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAll(data)
+}
+
+// ParseAll is Parse, but when the only problems are refusals (stdio args
+// that are not strings) it returns the config with them: every server,
+// each refused argument an empty string at its index, so that the others
+// keep their pointers. Such a config is for checking, never for starting
+// or recording a server. A *Error still gives no config.
+func ParseAll(data []byte) (*Config, error) {
 	root, err := parseJSONC(data)
 	if err != nil {
 		return nil, err
@@ -140,26 +169,43 @@ func Parse(data []byte) (*Config, error) {
 	if root.kind != kindObject {
 		return nil, r.errorAt(root.off, "", "the file is "+root.kind.String()+", want an object with mcpServers or servers")
 	}
-	servers, path := r.serversObject(root)
-	if servers == nil {
+	projects, hasProjects := r.projects(root)
+	servers, path := r.serversObject(root, hasProjects)
+	if servers == nil && !hasProjects || r.invalid > 0 {
 		return nil, refusals.Join(r.errs...)
 	}
 	cfg := &Config{}
-	for i, name := range servers.keys {
-		ptr := refusals.Pointer(append(path[:len(path):len(path)], name)...)
-		if s, ok := r.server(name, ptr, servers.vals[i]); ok {
-			cfg.Servers = append(cfg.Servers, s)
+	if servers != nil {
+		for i, name := range servers.keys {
+			ptr := refusals.Pointer(append(path[:len(path):len(path)], name)...)
+			if s, ok := r.server(name, ptr, servers.vals[i]); ok {
+				cfg.Servers = append(cfg.Servers, s)
+			}
 		}
 	}
-	if len(r.errs) > 0 {
+	// Claude Code's per-project servers, after the user's, in file order.
+	for _, p := range projects {
+		for i, name := range p.servers.keys {
+			ptr := refusals.Pointer("projects", p.path, "mcpServers", name)
+			if s, ok := r.server(name, ptr, p.servers.vals[i]); ok {
+				s.Project = p.path
+				cfg.Servers = append(cfg.Servers, s)
+			}
+		}
+	}
+	switch {
+	case r.invalid > 0:
 		return nil, refusals.Join(r.errs...)
+	case len(r.errs) > 0:
+		return cfg, refusals.Join(r.errs...)
 	}
 	return cfg, nil
 }
 
 type reader struct {
-	data []byte
-	errs []error
+	data    []byte
+	errs    []error
+	invalid int // how many of errs are *Error
 }
 
 func (r *reader) errorAt(off int, pointer, msg string) *Error {
@@ -169,10 +215,52 @@ func (r *reader) errorAt(off int, pointer, msg string) *Error {
 
 func (r *reader) fail(off int, pointer, msg string) {
 	r.errs = append(r.errs, r.errorAt(off, pointer, msg))
+	r.invalid++
+}
+
+// project is one project of Claude Code's ~/.claude.json with servers.
+type project struct {
+	path    string
+	servers *node
+}
+
+// projects reads Claude Code's {"projects": {"<path>": {"mcpServers":
+// {...}, ...}}}: the projects with an mcpServers object, and whether
+// there is a projects object at all. Every other member of a project is
+// Claude Code's own and ignored.
+func (r *reader) projects(root *node) ([]project, bool) {
+	n, _, ok := root.member("projects")
+	if !ok {
+		return nil, false
+	}
+	if n.kind != kindObject {
+		r.fail(n.off, "/projects", "is "+n.kind.String()+", want an object of projects by path")
+		return nil, true
+	}
+	var out []project
+	for i, path := range n.keys {
+		v := n.vals[i]
+		at := refusals.Pointer("projects", path)
+		if v.kind != kindObject {
+			r.fail(v.off, at, "project is "+v.kind.String()+", want an object")
+			continue
+		}
+		ms, _, ok := v.member("mcpServers")
+		if !ok {
+			continue
+		}
+		if ms.kind != kindObject {
+			r.fail(ms.off, refusals.Append(at, "mcpServers"), "is "+ms.kind.String()+", want an object of servers by name")
+			continue
+		}
+		out = append(out, project{path: path, servers: ms})
+	}
+	return out, true
 }
 
 // serversObject finds the servers: mcpServers, servers, or mcp.servers.
-func (r *reader) serversObject(root *node) (*node, []string) {
+// With Claude Code's projects (orProjects), there may be none.
+func (r *reader) serversObject(root *node, orProjects bool) (*node, []string) {
 	type place struct {
 		n    *node
 		koff int
@@ -192,7 +280,9 @@ func (r *reader) serversObject(root *node) (*node, []string) {
 	}
 	switch len(found) {
 	case 0:
-		r.fail(root.off, "", "no mcpServers or servers object")
+		if !orProjects {
+			r.fail(root.off, "", "no mcpServers or servers object")
+		}
 		return nil, nil
 	case 1:
 	default:
@@ -214,7 +304,7 @@ func (r *reader) server(name, ptr string, n *node) (Server, bool) {
 		r.fail(n.off, ptr, "server is "+n.kind.String()+", want an object")
 		return s, false
 	}
-	before := len(r.errs)
+	before := r.invalid // refused args do not stop the entry being read
 	var typ, transport *node
 	urlKey := "" // the member that gave the URL
 	for i, key := range n.keys {
@@ -278,7 +368,7 @@ func (r *reader) server(name, ptr string, n *node) (Server, bool) {
 		}
 		given = tr
 	}
-	if len(r.errs) > before {
+	if r.invalid > before {
 		return s, false
 	}
 	s.urlKey = urlKey
@@ -304,7 +394,7 @@ func (r *reader) server(name, ptr string, n *node) (Server, bool) {
 	if !hasCmd && s.Args != nil {
 		r.fail(n.off, refusals.Append(ptr, "args"), "args without a command")
 	}
-	return s, len(r.errs) == before
+	return s, r.invalid == before
 }
 
 // transportKey: the member naming the transport, for pointers.
@@ -359,24 +449,21 @@ func (r *reader) str(n *node, at string) string {
 	return n.str
 }
 
-// args: a list of strings, or ErrArgsNotStrings at the offending pointer.
+// args: a list of strings, or ErrArgsNotStrings at the offending
+// pointer; a value that is not a string is "" in the list (see ParseAll).
 func (r *reader) args(n *node, at string) []string {
 	if n.kind != kindArray {
 		r.errs = append(r.errs, notStrings(r.data, n.off, at))
 		return nil
 	}
 	out := make([]string, 0, len(n.vals))
-	ok := true
 	for i, v := range n.vals {
 		if v.kind != kindString {
 			r.errs = append(r.errs, notStrings(r.data, v.off, refusals.Append(at, fmt.Sprint(i))))
-			ok = false
+			out = append(out, "")
 			continue
 		}
 		out = append(out, v.str)
-	}
-	if !ok {
-		return nil
 	}
 	return out
 }

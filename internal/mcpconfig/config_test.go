@@ -213,6 +213,32 @@ func TestParseArgsNotStrings(t *testing.T) {
 	}
 }
 
+// ParseAll gives the config with such refusals, every string arg at its
+// index, so that the rest can be checked; with a *Error, nothing.
+func TestParseAllArgsNotStrings(t *testing.T) {
+	data := []byte(`{"mcpServers": {
+  "a": {"command": "x", "args": ["--port", 8080, true, "ok", null]},
+  "b": {"command": "y", "args": "--port 8080"},
+  "c": {"url": "https://h/mcp"}
+}}`)
+	cfg, err := ParseAll(data)
+	if cfg == nil || len(refusals.All(err)) != 4 {
+		t.Fatalf("ParseAll = %v, %v: want the config and 4 refusals", cfg, err)
+	}
+	var names []string
+	for _, s := range cfg.Servers {
+		names = append(names, s.Name)
+	}
+	if !slices.Equal(names, []string{"a", "b", "c"}) || !slices.Equal(cfg.Servers[0].Args, []string{"--port", "", "", "ok", ""}) ||
+		cfg.Servers[1].Args != nil || cfg.Servers[2].URL != "https://h/mcp" {
+		t.Errorf("servers %q, a's args %q, b's args %q", names, cfg.Servers[0].Args, cfg.Servers[1].Args)
+	}
+	bad := []byte(`{"mcpServers": {"a": {"command": "x", "args": [1]}, "b": {"command": 2}}}`)
+	if cfg, err := ParseAll(bad); cfg != nil || err == nil {
+		t.Errorf("ParseAll with a *Error = %v, %v: want no config", cfg, err)
+	}
+}
+
 func TestPositionCountsCharacters(t *testing.T) {
 	// Columns are characters, not bytes: "é" is one column.
 	_, err := Parse([]byte(`{"mcpServers": {"é": {"command": 1}}}`))
@@ -272,4 +298,45 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Claude Code's ~/.claude.json: the user's servers, then each project's,
+// at pointers naming the project; a file with projects alone is a config.
+func TestParseClaudeProjects(t *testing.T) {
+	cfg, err := Parse([]byte(`{
+  "numStartups": 3,
+  "mcpServers": {"a": {"command": "x"}},
+  "projects": {
+    "/home/u/app": {"allowedTools": [], "mcpServers": {"a": {"type": "http", "url": "https://h/mcp"}, "b": {"command": "y"}}},
+    "/home/u/~x": {"mcpServers": {"c": {"command": "z"}}},
+    "/home/u/none": {"history": []}
+  }
+}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range cfg.Servers {
+		got = append(got, s.Name+" "+s.Pointer+" "+s.Project)
+	}
+	want := []string{"a /mcpServers/a ", "a /projects/~1home~1u~1app/mcpServers/a /home/u/app",
+		"b /projects/~1home~1u~1app/mcpServers/b /home/u/app", "c /projects/~1home~1u~1~0x/mcpServers/c /home/u/~x"}
+	if !slices.Equal(got, want) {
+		t.Errorf("servers:\n%q\nwant:\n%q", got, want)
+	}
+	if cfg, err := Parse([]byte(`{"projects": {"/p": {"mcpServers": {"a": {"command": "x"}}}}}`)); err != nil || len(cfg.Servers) != 1 {
+		t.Errorf("projects alone: %v, %v", cfg, err)
+	}
+	for data, ptr := range map[string]string{
+		`{"projects": []}`:                                "/projects",
+		`{"projects": {"/p": 1}}`:                         "/projects/~1p",
+		`{"projects": {"/p": {"mcpServers": []}}}`:        "/projects/~1p/mcpServers",
+		`{"projects": {"/p": {"mcpServers": {"a": {}}}}}`: "/projects/~1p/mcpServers/a",
+	} {
+		_, err := Parse([]byte(data))
+		var e *Error
+		if !errors.As(err, &e) || e.Pointer != ptr {
+			t.Errorf("Parse(%s) = %v, want an *Error at %s", data, err, ptr)
+		}
+	}
 }
