@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/guardian-agent/guardian-go/fingerprint/internal/shapes"
 	"github.com/guardian-agent/guardian-go/refusals"
@@ -108,6 +109,7 @@ func shapeCases() []shapeCase {
 
 		{name: "third-party func", v: blake3.New, want: "found"},
 		{name: "third-party value", value: true, v: blake3.New(), want: "found"},
+		{name: "third-party method value", v: blake3.New().Sum, want: "found"},
 
 		{name: "interface method value", v: g.Get, want: ruleInterfaceMethod, kind: refusals.ErrOpaqueCode},
 		{name: "reflect.MakeFunc", v: mk, want: ruleMakeFunc, kind: refusals.ErrOpaqueCode},
@@ -493,5 +495,53 @@ func TestSkipModules(t *testing.T) {
 	fp = New(&Options{SkipModules: []string{"github.com/zeebo/blake"}})
 	if d, err := fp.Func("/f", blake3.New); err != nil || d.IsZero() {
 		t.Errorf("Func(blake3.New) with a prefix skipped = %v, %v; want a digest", d, err)
+	}
+}
+
+// TestMethodValuesWithoutSource fingerprints method values of the standard
+// library, mcp-go and a dependency with no source for them on the machine
+// (as under -trimpath with no GOROOT, or a binary run away from the module
+// cache): a pointer-receiver method value is told by its package alone, a
+// value-receiver one cannot be told from a method value through an
+// interface and is refused with a fix that says so.
+func TestMethodValuesWithoutSource(t *testing.T) {
+	withSource := New(nil)
+	bare := New(nil)
+	e := newEnv(&Options{})
+	e.goroot, e.modCache = "", ""
+	bare.env = func() *env { return e }
+
+	srv := server.NewMCPServer("s", "1")
+	want := moduleDigest("github.com/zeebo/blake3", "v0.2.4", "method github.com/zeebo/blake3.(*Hasher).Sum")
+	for _, c := range []struct {
+		name string
+		fn   any
+		want Digest
+	}{
+		{"stdlib pointer method value", http.DefaultClient.Do, Digest{}},
+		{"promoted stdlib pointer method value", (&shapes.Transport{}).CloseIdleConnections, Digest{}},
+		{"mcp-go pointer method value", srv.HandleMessage, Digest{}},
+		{"dependency pointer method value", blake3.New().Sum, want},
+	} {
+		d, err := bare.Func("/f", c.fn)
+		if err != nil || d != c.want {
+			t.Errorf("%s without source: %v, %v; want %v", c.name, d, err, c.want)
+		}
+		if ds, err := withSource.Func("/f", c.fn); err != nil || ds != d {
+			t.Errorf("%s with source: %v, %v; without: %v", c.name, ds, err, d)
+		}
+	}
+
+	// A value receiver: time.Time.String-fm, which only the source tells
+	// from fmt.Stringer.String-fm.
+	_, err := bare.Func("/f", time.Now().String)
+	var r *refusals.Error
+	if !errors.As(err, &r) || r.Rule != ruleInterfaceMethod || r.Fix != fixForeignSource || !strings.Contains(r.Detail, "package time") {
+		t.Errorf("value-receiver stdlib method value without source: %v; want an interface-method refusal whose fix is to supply the source", err)
+	}
+	if withSource.env().goroot != "" {
+		if d, err := withSource.Func("/f", time.Now().String); err != nil || !d.IsZero() {
+			t.Errorf("value-receiver stdlib method value with source: %v, %v; want skipped", d, err)
+		}
 	}
 }
