@@ -21,6 +21,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/zeebo/blake3"
 )
 
@@ -272,6 +273,18 @@ func TestValueRecords(t *testing.T) {
 	if value(shapes.Upper) != fn(shapes.Upper) {
 		t.Error("Value of a plain func differs from Func")
 	}
+	// A dependency's named func type: its module record, then the func.
+	want = combineDigests(ctxValue, []Digest{
+		moduleDigest("github.com/santhosh-tekuri/jsonschema/v6", "v6.0.3", "type github.com/santhosh-tekuri/jsonschema/v6.RegexpEngine"),
+		fn(regexpEngine),
+	})
+	if got := value(jsonschema.RegexpEngine(regexpEngine)); got != want {
+		t.Errorf("Value(jsonschema.RegexpEngine(fn)) = %v, want the type's module record then the func %v", got, want)
+	}
+	// A standard library or mcp-go func type adds nothing.
+	if value(http.HandlerFunc(serveNothing)) != fn(serveNothing) {
+		t.Error("Value(http.HandlerFunc(fn)) differs from Func(fn)")
+	}
 	// The unexported method is in the type's record: the record is the
 	// declaration plus every method, by name.
 	x, err := indexFile(mustRead(t, filepath.Join("internal", "shapes", "shapes.go")))
@@ -301,6 +314,12 @@ func TestValueRecords(t *testing.T) {
 		t.Errorf("Value(blake3.New()) = %v, want module identity %v", got, want)
 	}
 }
+
+// regexpEngine is a user's func of a dependency's named func type.
+func regexpEngine(s string) (jsonschema.Regexp, error) { return nil, errors.New("no regexp: " + s) }
+
+// serveNothing is a user's func of a standard library func type.
+func serveNothing(w http.ResponseWriter, r *http.Request) {}
 
 func mustRead(t *testing.T, p string) []byte {
 	t.Helper()

@@ -8,8 +8,10 @@ import (
 
 // Value fingerprints any value by the code its type carries.
 //
-// A func routes to Func; when its type is a named func type of the user's,
-// the type's declaration and methods are fingerprinted with it. Any other
+// A func routes to Func; when its type is a named func type, the type's
+// record comes first: the user's type's declaration and methods, a
+// dependency's module record, nothing for the standard library's or
+// mcp-go's. Any other
 // value is an implementation value (a struct or a pointer held as an
 // interface, such as an http.RoundTripper wrapper or an auth type): its
 // type's declaration and every method declared on the type in source,
