@@ -315,6 +315,59 @@ func TestValueRecords(t *testing.T) {
 	}
 }
 
+// TestLocalTypeShadowing checks a type declared inside a func with the
+// name of a package-level type: edits to either change the digest of a
+// value of the other's name when the binary cannot tell them apart, and a
+// package-level type whose own methods the binary shows is only itself.
+func TestLocalTypeShadowing(t *testing.T) {
+	loc, ok := locate(reflect.ValueOf(shapes.TopLevel).Pointer())
+	if !ok {
+		t.Fatal("cannot locate shapes.TopLevel")
+	}
+	dir := loc.file[:strings.LastIndexByte(loc.file, '/')]
+	src := string(mustRead(t, filepath.Join("internal", "shapes", "shapes.go")))
+	pkg := "github.com/guardian-agent/guardian-go/fingerprint/internal/shapes"
+	digests := func(src string) (shadow, shadowLocal, named, namedLocal Digest) {
+		t.Helper()
+		fp := New(&Options{Sources: []Source{{fsys: fstest.MapFS{"shapes.go": {Data: []byte(src)}}, dir: dir, pkg: pkg}}})
+		var ds [4]Digest
+		for i, v := range []any{shapes.Shadow{}, shapes.ShadowLocal(), shapes.Named{}, shapes.NamedLocal()} {
+			d, err := fp.Value("/v", v)
+			if err != nil || d.IsZero() {
+				t.Fatalf("Value(%T #%d) = %v, %v", v, i, d, err)
+			}
+			ds[i] = d
+		}
+		return ds[0], ds[1], ds[2], ds[3]
+	}
+	edit := func(old, new string) string {
+		t.Helper()
+		if !strings.Contains(src, old) {
+			t.Fatalf("%q not in shapes.go", old)
+		}
+		return strings.Replace(src, old, new, 1)
+	}
+	s0, sl0, n0, nl0 := digests(src)
+	if s0 != sl0 {
+		t.Errorf("Shadow and the local Shadow: %v and %v, want one digest covering both", s0, sl0)
+	}
+	s1, sl1, _, _ := digests(edit("type Shadow struct{ C float64 }", "type Shadow struct{ C int }"))
+	if sl1 == sl0 || s1 == s0 {
+		t.Errorf("editing the local Shadow left its value's digest as it was: %v", sl1)
+	}
+	s2, sl2, _, _ := digests(edit("type Shadow struct{ B string }", "type Shadow struct{ B int }"))
+	if s2 == s0 || sl2 == sl0 {
+		t.Errorf("editing the package-level Shadow left its value's digest as it was: %v", s2)
+	}
+	_, _, n3, nl3 := digests(edit("type Named struct{ C float64 }", "type Named struct{ C int }"))
+	if n3 != n0 {
+		t.Errorf("editing the local Named changed the package-level Named, whose method the binary shows: %v, was %v", n3, n0)
+	}
+	if nl3 == nl0 {
+		t.Errorf("editing the local Named left its value's digest as it was: %v", nl3)
+	}
+}
+
 // regexpEngine is a user's func of a dependency's named func type.
 func regexpEngine(s string) (jsonschema.Regexp, error) { return nil, errors.New("no regexp: " + s) }
 
