@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -408,11 +409,37 @@ func TestConcurrent(t *testing.T) {
 		}(g)
 	}
 	wg.Wait()
+
+	// The cases read the files of two packages: this one (wrappedOAuth and
+	// userHandler are in its test files) and internal/shapes. Each file is
+	// read and parsed once, under one key.
+	var wantFiles []string
+	for _, pattern := range []string{"*.go", filepath.Join("internal", "shapes", "*.go")} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range m {
+			abs, err := filepath.Abs(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantFiles = append(wantFiles, filepath.ToSlash(abs))
+		}
+	}
 	fp.files.mu.Lock()
-	files := len(fp.files.m)
+	var read []string
+	for p := range fp.files.m {
+		read = append(read, filepath.ToSlash(filepath.Clean(p.name)))
+	}
 	fp.files.mu.Unlock()
-	if n := fp.parses.Load(); n != int64(files) {
-		t.Errorf("%d parses of %d files, want each parsed once", n, files)
+	slices.Sort(wantFiles)
+	slices.Sort(read)
+	if n := fp.parses.Load(); n != int64(len(wantFiles)) {
+		t.Errorf("%d parses, want %d: each of the %d source files once", n, len(wantFiles), len(wantFiles))
+	}
+	if !slices.Equal(read, wantFiles) {
+		t.Errorf("files read:\n%s\nwant:\n%s", strings.Join(read, "\n"), strings.Join(wantFiles, "\n"))
 	}
 }
 
