@@ -54,7 +54,8 @@ func copyProgram(t *testing.T) string {
 	}
 	root := repoRoot(t)
 	gomod := "module example.com/fpprog\n\ngo 1.26\n\n" +
-		"require (\n\tgithub.com/guardian-agent/guardian-go v0.0.0\n\texample.com/locallib v0.0.0\n)\n\n" +
+		"require (\n\tgithub.com/guardian-agent/guardian-go v0.0.0\n\texample.com/locallib v0.0.0\n" +
+		"\tgithub.com/mark3labs/mcp-go v1.2.1\n\tgithub.com/zeebo/blake3 v0.2.4\n)\n\n" +
 		"replace github.com/guardian-agent/guardian-go => " + filepath.ToSlash(root) + "\n\n" +
 		"replace example.com/locallib => ./locallib\n"
 	if err := os.WriteFile(filepath.Join(dst, "go.mod"), []byte(gomod), 0o644); err != nil {
@@ -98,8 +99,15 @@ func goCommand(t *testing.T) string {
 // name → result.
 func runProgram(t *testing.T, bin, dir string, args ...string) map[string]string {
 	t.Helper()
+	return runProgramEnv(t, bin, dir, nil, args...)
+}
+
+// runProgramEnv is runProgram with more environment variables.
+func runProgramEnv(t *testing.T, bin, dir string, env []string, args ...string) map[string]string {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -144,7 +152,7 @@ func wantShape(t *testing.T, res map[string]string) {
 	t.Helper()
 	for name, r := range res {
 		switch name {
-		case "stdlib":
+		case "stdlib", "stdlib-method-value", "mcp-method-value":
 			if r != "skipped" {
 				t.Errorf("%s = %s, want skipped", name, r)
 			}
@@ -158,8 +166,8 @@ func wantShape(t *testing.T, res map[string]string) {
 			}
 		}
 	}
-	if len(res) != 16 {
-		t.Errorf("got %d results, want 16", len(res))
+	if len(res) != 20 {
+		t.Errorf("got %d results, want 20", len(res))
 	}
 }
 
@@ -241,13 +249,20 @@ func TestMovedBinary(t *testing.T) {
 				t.Fatal(err)
 			}
 			elsewhere := t.TempDir()
+			// Away from the module cache too: no module's source on the
+			// machine, and no GOROOT variable.
+			noCache := []string{"GOMODCACHE=" + t.TempDir(), "GOPATH=" + t.TempDir(), "HOME=" + t.TempDir(), "GOROOT="}
 
-			away := runProgram(t, bin, elsewhere)
+			away := runProgramEnv(t, bin, elsewhere, noCache)
 			for n, r := range away {
 				switch n {
-				case "stdlib":
+				case "stdlib", "stdlib-method-value", "mcp-method-value":
 					if r != "skipped" {
 						t.Errorf("away: %s = %s, want skipped", n, r)
+					}
+				case "dep-func", "dep-method-value":
+					if r != want[n] {
+						t.Errorf("away: %s = %s, want %s, as built in place", n, r, want[n])
 					}
 				default:
 					if r != "refused unreadable fingerprint/unreadable-source" {
@@ -258,7 +273,7 @@ func TestMovedBinary(t *testing.T) {
 
 			// The embedded tree holds the program's own module; the locally
 			// replaced module is another, and stays unreadable.
-			embedded := runProgram(t, bin, elsewhere, "-embed")
+			embedded := runProgramEnv(t, bin, elsewhere, noCache, "-embed")
 			if r := embedded["local-replace"]; r != "refused unreadable fingerprint/unreadable-source" {
 				t.Errorf("embedded: local-replace = %s, want an unreadable-source refusal", r)
 			}

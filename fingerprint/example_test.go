@@ -26,6 +26,11 @@ func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func (t *authTransport) header() string { return "Bearer " + "token-from-elsewhere" }
 
+// greeter is the type of the specification's worked type record.
+type greeter struct{ name string }
+
+func (g greeter) Greet() string { return g.name + "!" }
+
 //go:embed example_test.go
 var exampleSource embed.FS
 

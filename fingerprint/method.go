@@ -13,6 +13,26 @@ func (f *Fingerprinter) methodOutcome(sym symbol) outcome {
 		subject += "-fm"
 	}
 
+	// A pointer-receiver method value, (*T).M-fm, is always of a method
+	// declared on *T, a concrete type: the compiler names a method value
+	// after the type that declares the method (a promoted one included),
+	// and an interface's method values are I.M-fm. So it is never a method
+	// value through an interface, and a package that is not the user's
+	// decides it alone, with no source: the standard library's and mcp-go's
+	// are skipped, a dependency's is its module record (the key the source
+	// would give: M is declared on *T). A pointer-receiver method
+	// expression wrapper, (*T).M, takes its receiver as an argument, so its
+	// code is the library's own wrapper: skipped for the standard library
+	// and mcp-go; a dependency's names the method it binds, from source.
+	if sym.ptr {
+		switch pl := e.classifyPackage(sym.pkg); {
+		case pl.class == classStd, pl.class == classSkip:
+			return outcome{}
+		case pl.class == classDep && pl.mod != nil && sym.methodValue:
+			return outcome{d: moduleDigest(pl.mod.srcPath, pl.mod.version, "method "+sym.pkg+"."+sym.declKey())}
+		}
+	}
+
 	type step struct {
 		pkgPath, typeName string
 	}
@@ -44,7 +64,7 @@ func (f *Fingerprinter) methodOutcome(sym symbol) outcome {
 					return refused(stale(subject, "a file of package "+st.pkgPath+" does not parse as Go: it changed after the build"))
 				}
 				return refused(opaque(ruleInterfaceMethod, subject,
-					"a method value of "+st.pkgPath+"."+st.typeName+", whose source is not on this machine: it may be a method value through an interface", fixInterface))
+					"the source of package "+st.pkgPath+" is not on this machine, and without it "+st.pkgPath+"."+st.typeName+" cannot be told from an interface, whose method value runs whatever the value in it is", fixForeignSource))
 			}
 			spec, sf, ok := pr.lookupType(st.typeName, isExternalTestPath(st.pkgPath))
 			if !ok {

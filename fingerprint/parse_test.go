@@ -71,6 +71,22 @@ func TestAssumedName(t *testing.T) {
 		"github.com/foo/go-bar":                    "bar",
 		"github.com/santhosh-tekuri/jsonschema/v6": "jsonschema",
 		"v2": "v2",
+		// goimports' rule is strconv.Atoi's: v1, v0, a sign and leading
+		// zeros count, so an unnamed k8s.io/api/core/v1 is assumed "core"
+		// (goimports names it v1 explicitly).
+		"k8s.io/api/core/v1":  "core",
+		"example.com/x/v0":    "x",
+		"example.com/x/v+1":   "x",
+		"example.com/x/v-2":   "x",
+		"example.com/x/v007":  "x",
+		"example.com/x/v1_0":  "v1_0",
+		"example.com/x/v":     "v",
+		"example.com/x/v0x10": "v0x10",
+		// Exactly a signed 64-bit integer, on every GOARCH (Atoi's int is
+		// 32 bits on 386).
+		"example.com/x/v3000000000":          "x",
+		"example.com/x/v9223372036854775807": "x",
+		"example.com/x/v9223372036854775808": "v9223372036854775808",
 	} {
 		if got := assumedName(in); got != want {
 			t.Errorf("assumedName(%q) = %q, want %q", in, got, want)

@@ -25,6 +25,8 @@ const (
 	fixInterface  = "take the method value on the concrete type (x.M where x is not an interface), or pass the value itself to Value"
 	fixNotGo      = "pass a Go func that calls it"
 
+	fixForeignSource = "put the package's source on this machine (the Go distribution's src directory, found by GOROOT, for the standard library; go mod download for a module), or pass a func of your own that calls the method"
+
 	fixUnknownModule = "build the program in module mode, so that its build information lists its modules"
 )
 

@@ -10,16 +10,19 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/guardian-agent/guardian-go/fingerprint/internal/shapes"
 	"github.com/guardian-agent/guardian-go/refusals"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/zeebo/blake3"
 )
 
@@ -108,6 +111,7 @@ func shapeCases() []shapeCase {
 
 		{name: "third-party func", v: blake3.New, want: "found"},
 		{name: "third-party value", value: true, v: blake3.New(), want: "found"},
+		{name: "third-party method value", v: blake3.New().Sum, want: "found"},
 
 		{name: "interface method value", v: g.Get, want: ruleInterfaceMethod, kind: refusals.ErrOpaqueCode},
 		{name: "reflect.MakeFunc", v: mk, want: ruleMakeFunc, kind: refusals.ErrOpaqueCode},
@@ -270,6 +274,18 @@ func TestValueRecords(t *testing.T) {
 	if value(shapes.Upper) != fn(shapes.Upper) {
 		t.Error("Value of a plain func differs from Func")
 	}
+	// A dependency's named func type: its module record, then the func.
+	want = combineDigests(ctxValue, []Digest{
+		moduleDigest("github.com/santhosh-tekuri/jsonschema/v6", "v6.0.3", "type github.com/santhosh-tekuri/jsonschema/v6.RegexpEngine"),
+		fn(regexpEngine),
+	})
+	if got := value(jsonschema.RegexpEngine(regexpEngine)); got != want {
+		t.Errorf("Value(jsonschema.RegexpEngine(fn)) = %v, want the type's module record then the func %v", got, want)
+	}
+	// A standard library or mcp-go func type adds nothing.
+	if value(http.HandlerFunc(serveNothing)) != fn(serveNothing) {
+		t.Error("Value(http.HandlerFunc(fn)) differs from Func(fn)")
+	}
 	// The unexported method is in the type's record: the record is the
 	// declaration plus every method, by name.
 	x, err := indexFile(mustRead(t, filepath.Join("internal", "shapes", "shapes.go")))
@@ -299,6 +315,65 @@ func TestValueRecords(t *testing.T) {
 		t.Errorf("Value(blake3.New()) = %v, want module identity %v", got, want)
 	}
 }
+
+// TestLocalTypeShadowing checks a type declared inside a func with the
+// name of a package-level type: edits to either change the digest of a
+// value of the other's name when the binary cannot tell them apart, and a
+// package-level type whose own methods the binary shows is only itself.
+func TestLocalTypeShadowing(t *testing.T) {
+	loc, ok := locate(reflect.ValueOf(shapes.TopLevel).Pointer())
+	if !ok {
+		t.Fatal("cannot locate shapes.TopLevel")
+	}
+	dir := loc.file[:strings.LastIndexByte(loc.file, '/')]
+	src := string(mustRead(t, filepath.Join("internal", "shapes", "shapes.go")))
+	pkg := "github.com/guardian-agent/guardian-go/fingerprint/internal/shapes"
+	digests := func(src string) (shadow, shadowLocal, named, namedLocal Digest) {
+		t.Helper()
+		fp := New(&Options{Sources: []Source{{fsys: fstest.MapFS{"shapes.go": {Data: []byte(src)}}, dir: dir, pkg: pkg}}})
+		var ds [4]Digest
+		for i, v := range []any{shapes.Shadow{}, shapes.ShadowLocal(), shapes.Named{}, shapes.NamedLocal()} {
+			d, err := fp.Value("/v", v)
+			if err != nil || d.IsZero() {
+				t.Fatalf("Value(%T #%d) = %v, %v", v, i, d, err)
+			}
+			ds[i] = d
+		}
+		return ds[0], ds[1], ds[2], ds[3]
+	}
+	edit := func(old, new string) string {
+		t.Helper()
+		if !strings.Contains(src, old) {
+			t.Fatalf("%q not in shapes.go", old)
+		}
+		return strings.Replace(src, old, new, 1)
+	}
+	s0, sl0, n0, nl0 := digests(src)
+	if s0 != sl0 {
+		t.Errorf("Shadow and the local Shadow: %v and %v, want one digest covering both", s0, sl0)
+	}
+	s1, sl1, _, _ := digests(edit("type Shadow struct{ C float64 }", "type Shadow struct{ C int }"))
+	if sl1 == sl0 || s1 == s0 {
+		t.Errorf("editing the local Shadow left its value's digest as it was: %v", sl1)
+	}
+	s2, sl2, _, _ := digests(edit("type Shadow struct{ B string }", "type Shadow struct{ B int }"))
+	if s2 == s0 || sl2 == sl0 {
+		t.Errorf("editing the package-level Shadow left its value's digest as it was: %v", s2)
+	}
+	_, _, n3, nl3 := digests(edit("type Named struct{ C float64 }", "type Named struct{ C int }"))
+	if n3 != n0 {
+		t.Errorf("editing the local Named changed the package-level Named, whose method the binary shows: %v, was %v", n3, n0)
+	}
+	if nl3 == nl0 {
+		t.Errorf("editing the local Named left its value's digest as it was: %v", nl3)
+	}
+}
+
+// regexpEngine is a user's func of a dependency's named func type.
+func regexpEngine(s string) (jsonschema.Regexp, error) { return nil, errors.New("no regexp: " + s) }
+
+// serveNothing is a user's func of a standard library func type.
+func serveNothing(w http.ResponseWriter, r *http.Request) {}
 
 func mustRead(t *testing.T, p string) []byte {
 	t.Helper()
@@ -334,11 +409,37 @@ func TestConcurrent(t *testing.T) {
 		}(g)
 	}
 	wg.Wait()
+
+	// The cases read the files of two packages: this one (wrappedOAuth and
+	// userHandler are in its test files) and internal/shapes. Each file is
+	// read and parsed once, under one key.
+	var wantFiles []string
+	for _, pattern := range []string{"*.go", filepath.Join("internal", "shapes", "*.go")} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range m {
+			abs, err := filepath.Abs(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantFiles = append(wantFiles, filepath.ToSlash(abs))
+		}
+	}
 	fp.files.mu.Lock()
-	files := len(fp.files.m)
+	var read []string
+	for p := range fp.files.m {
+		read = append(read, filepath.ToSlash(filepath.Clean(p.name)))
+	}
 	fp.files.mu.Unlock()
-	if n := fp.parses.Load(); n != int64(files) {
-		t.Errorf("%d parses of %d files, want each parsed once", n, files)
+	slices.Sort(wantFiles)
+	slices.Sort(read)
+	if n := fp.parses.Load(); n != int64(len(wantFiles)) {
+		t.Errorf("%d parses, want %d: each of the %d source files once", n, len(wantFiles), len(wantFiles))
+	}
+	if !slices.Equal(read, wantFiles) {
+		t.Errorf("files read:\n%s\nwant:\n%s", strings.Join(read, "\n"), strings.Join(wantFiles, "\n"))
 	}
 }
 
@@ -493,5 +594,53 @@ func TestSkipModules(t *testing.T) {
 	fp = New(&Options{SkipModules: []string{"github.com/zeebo/blake"}})
 	if d, err := fp.Func("/f", blake3.New); err != nil || d.IsZero() {
 		t.Errorf("Func(blake3.New) with a prefix skipped = %v, %v; want a digest", d, err)
+	}
+}
+
+// TestMethodValuesWithoutSource fingerprints method values of the standard
+// library, mcp-go and a dependency with no source for them on the machine
+// (as under -trimpath with no GOROOT, or a binary run away from the module
+// cache): a pointer-receiver method value is told by its package alone, a
+// value-receiver one cannot be told from a method value through an
+// interface and is refused with a fix that says so.
+func TestMethodValuesWithoutSource(t *testing.T) {
+	withSource := New(nil)
+	bare := New(nil)
+	e := newEnv(&Options{})
+	e.goroot, e.modCache = "", ""
+	bare.env = func() *env { return e }
+
+	srv := server.NewMCPServer("s", "1")
+	want := moduleDigest("github.com/zeebo/blake3", "v0.2.4", "method github.com/zeebo/blake3.(*Hasher).Sum")
+	for _, c := range []struct {
+		name string
+		fn   any
+		want Digest
+	}{
+		{"stdlib pointer method value", http.DefaultClient.Do, Digest{}},
+		{"promoted stdlib pointer method value", (&shapes.Transport{}).CloseIdleConnections, Digest{}},
+		{"mcp-go pointer method value", srv.HandleMessage, Digest{}},
+		{"dependency pointer method value", blake3.New().Sum, want},
+	} {
+		d, err := bare.Func("/f", c.fn)
+		if err != nil || d != c.want {
+			t.Errorf("%s without source: %v, %v; want %v", c.name, d, err, c.want)
+		}
+		if ds, err := withSource.Func("/f", c.fn); err != nil || ds != d {
+			t.Errorf("%s with source: %v, %v; without: %v", c.name, ds, err, d)
+		}
+	}
+
+	// A value receiver: time.Time.String-fm, which only the source tells
+	// from fmt.Stringer.String-fm.
+	_, err := bare.Func("/f", time.Now().String)
+	var r *refusals.Error
+	if !errors.As(err, &r) || r.Rule != ruleInterfaceMethod || r.Fix != fixForeignSource || !strings.Contains(r.Detail, "package time") {
+		t.Errorf("value-receiver stdlib method value without source: %v; want an interface-method refusal whose fix is to supply the source", err)
+	}
+	if withSource.env().goroot != "" {
+		if d, err := withSource.Func("/f", time.Now().String); err != nil || !d.IsZero() {
+			t.Errorf("value-receiver stdlib method value with source: %v, %v; want skipped", d, err)
+		}
 	}
 }

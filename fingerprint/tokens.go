@@ -158,15 +158,19 @@ func importNames(specs [][2]string) map[string]string {
 
 // assumedName is the package name an import path is assumed to declare,
 // by goimports' rule: the last path element, skipping a major-version
-// element ("v2"), without a "go-" prefix, cut at the first character that
-// cannot be in an identifier ("yaml.v3" is "yaml", "mcp-go" is "mcp").
+// element ("v" and what strconv.ParseInt reads as a 64-bit decimal integer:
+// v2, and also v0, v1, v+1, v007), without a "go-" prefix, cut at the
+// first character that cannot be in an identifier ("yaml.v3" is "yaml",
+// "mcp-go" is "mcp").
 func assumedName(importPath string) string {
 	base := importPath
 	if i := strings.LastIndexByte(base, '/'); i >= 0 {
 		base = base[i+1:]
 	}
 	if len(base) > 1 && base[0] == 'v' {
-		if _, err := strconv.Atoi(base[1:]); err == nil {
+		// goimports' test is strconv.Atoi, whose int is the platform's:
+		// a 64-bit integer here on every GOARCH, so the digest is too.
+		if _, err := strconv.ParseInt(base[1:], 10, 64); err == nil {
 			if i := strings.LastIndexByte(importPath, '/'); i > 0 {
 				dir := importPath[:i]
 				if j := strings.LastIndexByte(dir, '/'); j >= 0 {

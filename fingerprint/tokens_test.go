@@ -3,6 +3,13 @@ package fingerprint
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
+	"go/format"
+	"go/scanner"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -206,4 +213,127 @@ func FuzzIndexFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// deformat rewrites Go source token by token with other layout: each
+// token keeps its line (so automatic semicolons stay), indentation becomes
+// a varying run of spaces, and tokens on a line are spaced one to three
+// apart. Comments and literals are kept as written.
+func deformat(t *testing.T, src []byte) []byte {
+	t.Helper()
+	fset := token.NewFileSet()
+	file := fset.AddFile("", -1, len(src))
+	var s scanner.Scanner
+	s.Init(file, src, func(pos token.Position, msg string) { t.Fatalf("scan: %v: %s", pos, msg) }, scanner.ScanComments)
+	var out bytes.Buffer
+	line, n := 1, 0
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.SEMICOLON && lit == "\n" {
+			continue // automatic: the newline below makes it again
+		}
+		text := lit
+		if text == "" {
+			text = tok.String()
+		}
+		n++
+		if l := file.Line(pos); l > line {
+			out.WriteString(strings.Repeat("\n", l-line))
+			out.WriteString(strings.Repeat(" ", n%5))
+			line = l
+		} else if out.Len() > 0 {
+			out.WriteString(strings.Repeat(" ", 1+n%3))
+		}
+		out.WriteString(text)
+		line += strings.Count(text, "\n") // raw strings, general comments
+	}
+	out.WriteString("\n")
+	return out.Bytes()
+}
+
+// nodeDigests is every declaration's, type's and literal's digest in a
+// file, by a key that does not depend on layout.
+func nodeDigests(t *testing.T, src []byte) map[string]Digest {
+	t.Helper()
+	x, err := indexFile(src)
+	if err != nil {
+		t.Fatalf("indexFile: %v", err)
+	}
+	out := map[string]Digest{}
+	add := func(key, context string, s span) {
+		d, err := x.digest(context, s)
+		if err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		out[key] = d
+	}
+	for k, f := range x.funcs {
+		add("func "+k, ctxFunc, f.span)
+	}
+	for k, ty := range x.types {
+		add("type "+k, ctxTypeSpec, ty.span)
+	}
+	for k, ls := range x.local {
+		for i, l := range ls {
+			add(fmt.Sprintf("local %s #%d", k, i), ctxTypeSpec, l)
+		}
+	}
+	var lits []span
+	for _, ls := range x.lits {
+		lits = append(lits, ls...)
+	}
+	slices.SortFunc(lits, func(a, b span) int { return a.start - b.start })
+	for i, l := range lits {
+		add(fmt.Sprintf("literal #%d", i), ctxFunc, l)
+	}
+	return out
+}
+
+// TestGofmtStability de-formats real source (this package's files and the
+// test fixtures), runs go/format.Source on the result, and checks that
+// every declaration, type and literal has the same digest in the
+// original, the de-formatted and the reformatted file.
+func TestGofmtStability(t *testing.T) {
+	var files []string
+	for _, pattern := range []string{"*.go", "internal/shapes/*.go", "testdata/prog/*.go", "testdata/prog/shapes/*.go"} {
+		m, err := filepath.Glob(filepath.FromSlash(pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 20 {
+		t.Fatalf("only %d files", len(files))
+	}
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ugly := deformat(t, src)
+		if bytes.Equal(ugly, src) {
+			t.Fatalf("%s: de-formatting changed nothing", name)
+		}
+		pretty, err := format.Source(ugly)
+		if err != nil {
+			t.Fatalf("%s: format.Source: %v\n%s", name, err, ugly)
+		}
+		want := nodeDigests(t, src)
+		if len(want) == 0 {
+			continue
+		}
+		for label, got := range map[string]map[string]Digest{"de-formatted": nodeDigests(t, ugly), "reformatted": nodeDigests(t, pretty)} {
+			if len(got) != len(want) {
+				t.Errorf("%s %s: %d nodes, want %d", name, label, len(got), len(want))
+			}
+			for k, d := range want {
+				if got[k] != d {
+					t.Errorf("%s %s: %s digest %v, want %v", name, label, k, got[k], d)
+				}
+			}
+		}
+	}
 }

@@ -8,8 +8,10 @@ import (
 
 // Value fingerprints any value by the code its type carries.
 //
-// A func routes to Func; when its type is a named func type of the user's,
-// the type's declaration and methods are fingerprinted with it. Any other
+// A func routes to Func; when its type is a named func type, the type's
+// record comes first: the user's type's declaration and methods, a
+// dependency's module record, nothing for the standard library's or
+// mcp-go's. Any other
 // value is an implementation value (a struct or a pointer held as an
 // interface, such as an http.RoundTripper wrapper or an auth type): its
 // type's declaration and every method declared on the type in source,
@@ -191,7 +193,10 @@ func (f *Fingerprinter) computeType(t reflect.Type) typeResult {
 // typeDigest hashes a type's declaration and its methods:
 // derive(type, typespec digest ‖ (name, method digest) for each method by
 // name). A type declared inside a func has no methods; when several such
-// types share the name, their declarations are candidates.
+// types share the name, their declarations are candidates. When the
+// package declares the name both at package level and inside a func, and
+// the binary shows none of the type's own methods, the two records are
+// candidates.
 func typeDigest(pr pkgResult, name string, externalTest bool, hints []methodHint) (Digest, *refusal) {
 	spec, sf, ok := pr.lookupType(name, externalTest)
 	if !ok {
@@ -255,7 +260,32 @@ func typeDigest(pr pkgResult, name string, externalTest bool, hints []methodHint
 			return Digest{}, &r
 		}
 	}
-	return derive(ctxType, material), nil
+	d := derive(ctxType, material)
+	if len(hints) > 0 {
+		// Types declared in funcs have no methods: this is the package's.
+		return d, nil
+	}
+	// A type of this name declared inside a func of the package is a
+	// value of the same name and package to reflect: both are candidates.
+	var locals []Digest
+	for _, pf := range pr.files {
+		if pf.idx.pkgName != sf.idx.pkgName || pf.test && !sf.test {
+			continue
+		}
+		for _, s := range pf.idx.local[name] {
+			dg, err := pf.idx.digest(ctxTypeSpec, s)
+			if err != nil {
+				r := stale("", "a declaration of "+name+" does not scan as Go")
+				return Digest{}, &r
+			}
+			locals = append(locals, dg)
+		}
+	}
+	if len(locals) == 0 {
+		return d, nil
+	}
+	c := candidates(locals)
+	return candidates([]Digest{d, derive(ctxType, c[:])}), nil
 }
 
 // methodHint is one of a type's own methods as the binary knows it.

@@ -137,3 +137,26 @@ func Local() any {
 	type local struct{ A int }
 	return local{A: 1}
 }
+
+// Shadow is a package-level type; ShadowLocal declares another of its
+// name inside a func. The binary does not say which one a value is of.
+type Shadow struct{ B string }
+
+// ShadowLocal returns a value of a func-local type named like Shadow.
+func ShadowLocal() any {
+	type Shadow struct{ C float64 }
+	return Shadow{C: 1}
+}
+
+// Named is a package-level type with an exported method, so the binary
+// tells it from the func-local Named in NamedLocal, which has none.
+type Named struct{ B string }
+
+// Name is Named's own method.
+func (n Named) Name() string { return n.B }
+
+// NamedLocal returns a value of a func-local type named like Named.
+func NamedLocal() any {
+	type Named struct{ C float64 }
+	return Named{C: 1}
+}

@@ -8,11 +8,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/http"
 
 	"example.com/fpprog/shapes"
 	"example.com/locallib"
 	"github.com/guardian-agent/guardian-go/fingerprint"
 	"github.com/guardian-agent/guardian-go/refusals"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/zeebo/blake3"
 )
 
 //go:embed *.go shapes
@@ -31,6 +34,7 @@ func main() {
 	c := &shapes.Counter{}
 	local := 3
 	var getter shapes.Getter = shapes.Counter{}
+	srv := server.NewMCPServer("prog", "1")
 	cases := []struct {
 		name  string
 		value bool
@@ -51,6 +55,10 @@ func main() {
 		{"local-replace", false, locallib.Twice},
 		{"main-type", true, &mainAuth{}},
 		{"stdlib", false, fmt.Sprintf},
+		{"stdlib-method-value", false, http.DefaultClient.Do},
+		{"mcp-method-value", false, srv.HandleMessage},
+		{"dep-func", false, blake3.New},
+		{"dep-method-value", false, blake3.New().Sum},
 		{"interface-method", false, getter.Get},
 	}
 	for _, tc := range cases {
