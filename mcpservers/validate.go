@@ -62,6 +62,10 @@ func validate(name string, c Connection) []error {
 	case WebSocket:
 		errs = append(errs, validateURL(base, name, c.URL, "ws", "wss")...)
 		errs = append(errs, validateHeaders(base, name, c.Headers)...)
+	default:
+		// A type embedding one of the four satisfies Connection, but is
+		// none of them: refuse it now rather than fail at connect.
+		errs = append(errs, refuse(base, "connection-unknown", "the connection is not a Stdio, StreamableHTTP, SSE or WebSocket value (a type embedding one is not one)", "give a Stdio, StreamableHTTP, SSE or WebSocket connection, or a pointer to one"))
 	}
 	return errs
 }

@@ -9,6 +9,10 @@ import (
 	"github.com/guardian-agent/guardian-go/refusals"
 )
 
+// embeddedConn satisfies Connection through its embedded Stdio, but is
+// not one of the closed set.
+type embeddedConn struct{ Stdio }
+
 func TestNewClientRefusesBadConfiguration(t *testing.T) {
 	secretURL := "https://user:" + testToken + "@host/mcp?key=" + testToken
 	var nilStdio *Stdio
@@ -21,6 +25,8 @@ func TestNewClientRefusesBadConfiguration(t *testing.T) {
 	}{
 		{"empty name", map[string]Connection{"": Stdio{Command: "x"}}, nil, []string{"/mcpServers/"}, []string{"server-name-empty"}},
 		{"nil connection", map[string]Connection{"a": nil}, nil, []string{"/mcpServers/a"}, []string{"connection-missing"}},
+		{"embedded", map[string]Connection{"a": embeddedConn{Stdio{Command: "x"}}}, nil, []string{"/mcpServers/a"}, []string{"connection-unknown"}},
+		{"pointer to embedded", map[string]Connection{"a": &embeddedConn{Stdio{Command: "x"}}}, nil, []string{"/mcpServers/a"}, []string{"connection-unknown"}},
 		{"nil pointer", map[string]Connection{"a": nilStdio}, nil, []string{"/mcpServers/a"}, []string{"connection-missing"}},
 		{"empty command", map[string]Connection{"a": Stdio{}}, nil, []string{"/mcpServers/a/command"}, []string{"command-empty"}},
 		{"relative dir", map[string]Connection{"a": Stdio{Command: "x", Dir: "rel/dir"}}, nil, []string{"/mcpServers/a/cwd"}, []string{"cwd-relative"}},
