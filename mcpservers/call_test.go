@@ -105,6 +105,24 @@ func TestGarbageOnTheWireIsSkipped(t *testing.T) {
 	}
 }
 
+// TestUnreadableAnswers: a server whose answer is JSON but no MCP result
+// (content that is a number, a page that is an array) gets an
+// ErrProtocol naming it, not a result made up from the pieces.
+func TestUnreadableAnswers(t *testing.T) {
+	tools := loadTools(t, newClient(t, map[string]Connection{"raw": stdioServer("raw-bad-result")}, nil))
+	_, err := tools["odd"].Call(testCtx(t), nil)
+	e := wantKind(t, err, ErrProtocol, "raw")
+	if e.Op != "call" || e.Tool != "odd" || !strings.Contains(err.Error(), "the result cannot be read") {
+		t.Errorf("err = %v", err)
+	}
+
+	_, err = newClient(t, map[string]Connection{"raw": stdioServer("raw-bad-page")}, nil).Tools(testCtx(t))
+	e = wantKind(t, err, ErrProtocol, "raw")
+	if e.Op != "list tools" || !strings.Contains(err.Error(), "page 1 cannot be read") {
+		t.Errorf("err = %v", err)
+	}
+}
+
 // order records the order interceptors run in.
 type order struct {
 	mu  sync.Mutex
