@@ -1,8 +1,10 @@
 package mcpservers
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -214,9 +216,19 @@ type headerLog struct {
 
 func (h *headerLog) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.mu.Lock()
 		hdr := r.Header.Clone()
 		hdr.Set("X-Method", r.Method)
+		if r.Method == http.MethodPost {
+			// The JSON-RPC method, which no header names before 2026.
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			var msg struct {
+				Method string `json:"method"`
+			}
+			_ = json.Unmarshal(body, &msg)
+			hdr.Set("X-Rpc-Method", msg.Method)
+		}
+		h.mu.Lock()
 		h.seen = append(h.seen, hdr)
 		h.mu.Unlock()
 		next.ServeHTTP(w, r)
@@ -280,9 +292,21 @@ func TestHeadersAuthAndHTTPClient(t *testing.T) {
 				if h.Get("X-Static") != "static" || h.Get("Authorization") == "" {
 					t.Errorf("%s request without the connection's headers or auth: %v", h.Get("X-Method"), h)
 				}
-				if h.Get("X-Call") != "" && h.Get("Mcp-Method") != "tools/call" && h.Get("X-Method") != "POST" {
+				if h.Get("X-Call") != "" && h.Get("X-Rpc-Method") != "tools/call" {
 					t.Errorf("a call's header on another request: %v", h)
 				}
+			}
+			calls := 0
+			for _, h := range log.all() {
+				if h.Get("X-Rpc-Method") == "tools/call" {
+					calls++
+					if h.Get("X-Call") != "call-echo" {
+						t.Errorf("the call's POST without its header: %v", h)
+					}
+				}
+			}
+			if calls != 1 {
+				t.Errorf("%d tools/call POSTs seen, want 1", calls)
 			}
 			if era != "" {
 				deletes := 0
