@@ -101,7 +101,7 @@ func TestUnknownContentKeepsTheRest(t *testing.T) {
 }
 
 func TestGarbageOnTheWireIsSkipped(t *testing.T) {
-	tools := loadTools(t, newClient(t, map[string]Connection{"raw": stdioServer("raw-garbage")}, nil))
+	tools := loadTools(t, newCheckedClient(t, map[string]Connection{"raw": stdioServer("raw-garbage")}, nil))
 	if r := call(t, tools["odd"], nil); r.Text() != "before\nafter" {
 		t.Errorf("call through garbage = %q", r.Text())
 	}
@@ -111,14 +111,14 @@ func TestGarbageOnTheWireIsSkipped(t *testing.T) {
 // (content that is a number, a page that is an array) gets an
 // ErrProtocol naming it, not a result made up from the pieces.
 func TestUnreadableAnswers(t *testing.T) {
-	tools := loadTools(t, newClient(t, map[string]Connection{"raw": stdioServer("raw-bad-result")}, nil))
+	tools := loadTools(t, newCheckedClient(t, map[string]Connection{"raw": stdioServer("raw-bad-result")}, nil))
 	_, err := tools["odd"].Call(testCtx(t), nil)
 	e := wantKind(t, err, ErrProtocol, "raw")
 	if e.Op != "call" || e.Tool != "odd" || !strings.Contains(err.Error(), "the result cannot be read") {
 		t.Errorf("err = %v", err)
 	}
 
-	_, err = newClient(t, map[string]Connection{"raw": stdioServer("raw-bad-page")}, nil).Tools(testCtx(t))
+	_, err = newCheckedClient(t, map[string]Connection{"raw": stdioServer("raw-bad-page")}, nil).Tools(testCtx(t))
 	e = wantKind(t, err, ErrProtocol, "raw")
 	if e.Op != "list tools" || !strings.Contains(err.Error(), "page 1 cannot be read") {
 		t.Errorf("err = %v", err)
