@@ -149,7 +149,7 @@ func (sess *session) call(ctx context.Context, t *Tool, name string, args json.R
 		}
 		cr, err := parseCallResult(raw)
 		if err != nil {
-			return nil, sess.srv.callError(name, ErrProtocol, "the result cannot be read: "+err.Error(), err)
+			return nil, sess.srv.callError(name, ErrProtocol, "the result cannot be read: "+sess.srv.red.describe(err), err)
 		}
 		if !cr.inputRequired {
 			return cr.result, nil

@@ -1,8 +1,10 @@
 package mcpservers
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -99,9 +101,27 @@ func TestUnknownContentKeepsTheRest(t *testing.T) {
 }
 
 func TestGarbageOnTheWireIsSkipped(t *testing.T) {
-	tools := loadTools(t, newClient(t, map[string]Connection{"raw": stdioServer("raw-garbage")}, nil))
+	tools := loadTools(t, newCheckedClient(t, map[string]Connection{"raw": stdioServer("raw-garbage")}, nil))
 	if r := call(t, tools["odd"], nil); r.Text() != "before\nafter" {
 		t.Errorf("call through garbage = %q", r.Text())
+	}
+}
+
+// TestUnreadableAnswers: a server whose answer is JSON but no MCP result
+// (content that is a number, a page that is an array) gets an
+// ErrProtocol naming it, not a result made up from the pieces.
+func TestUnreadableAnswers(t *testing.T) {
+	tools := loadTools(t, newCheckedClient(t, map[string]Connection{"raw": stdioServer("raw-bad-result")}, nil))
+	_, err := tools["odd"].Call(testCtx(t), nil)
+	e := wantKind(t, err, ErrProtocol, "raw")
+	if e.Op != "call" || e.Tool != "odd" || !strings.Contains(err.Error(), "the result cannot be read") {
+		t.Errorf("err = %v", err)
+	}
+
+	_, err = newCheckedClient(t, map[string]Connection{"raw": stdioServer("raw-bad-page")}, nil).Tools(testCtx(t))
+	e = wantKind(t, err, ErrProtocol, "raw")
+	if e.Op != "list tools" || !strings.Contains(err.Error(), "page 1 cannot be read") {
+		t.Errorf("err = %v", err)
 	}
 }
 
@@ -196,9 +216,19 @@ type headerLog struct {
 
 func (h *headerLog) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.mu.Lock()
 		hdr := r.Header.Clone()
 		hdr.Set("X-Method", r.Method)
+		if r.Method == http.MethodPost {
+			// The JSON-RPC method, which no header names before 2026.
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			var msg struct {
+				Method string `json:"method"`
+			}
+			_ = json.Unmarshal(body, &msg)
+			hdr.Set("X-Rpc-Method", msg.Method)
+		}
+		h.mu.Lock()
 		h.seen = append(h.seen, hdr)
 		h.mu.Unlock()
 		next.ServeHTTP(w, r)
@@ -262,9 +292,21 @@ func TestHeadersAuthAndHTTPClient(t *testing.T) {
 				if h.Get("X-Static") != "static" || h.Get("Authorization") == "" {
 					t.Errorf("%s request without the connection's headers or auth: %v", h.Get("X-Method"), h)
 				}
-				if h.Get("X-Call") != "" && h.Get("Mcp-Method") != "tools/call" && h.Get("X-Method") != "POST" {
+				if h.Get("X-Call") != "" && h.Get("X-Rpc-Method") != "tools/call" {
 					t.Errorf("a call's header on another request: %v", h)
 				}
+			}
+			calls := 0
+			for _, h := range log.all() {
+				if h.Get("X-Rpc-Method") == "tools/call" {
+					calls++
+					if h.Get("X-Call") != "call-echo" {
+						t.Errorf("the call's POST without its header: %v", h)
+					}
+				}
+			}
+			if calls != 1 {
+				t.Errorf("%d tools/call POSTs seen, want 1", calls)
 			}
 			if era != "" {
 				deletes := 0

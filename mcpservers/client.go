@@ -158,7 +158,8 @@ var logLevels = []string{"debug", "info", "notice", "warning", "error", "critica
 // Tools then returns no tools, and the errors of every failing server.
 // With ClientOptions.AllowPartial it returns the other servers' tools as
 // well. Two tools of one name are an ErrNameCollision error unless
-// ClientOptions.PrefixToolNames is set.
+// ClientOptions.PrefixToolNames is set; a collision gives no tools even with
+// AllowPartial, and its error is joined with the failing servers'.
 //
 // ctx bounds connecting and listing, not the connections, which live until
 // Close. Calling Tools again lists the tools again, on the same connections.
@@ -211,7 +212,9 @@ func (c *Client) Tools(ctx context.Context, servers ...string) ([]*Tool, error) 
 		return nil, errors.Join(errs...)
 	}
 	if err := collisions(tools); err != nil {
-		return nil, err
+		// No tool set is safe to hand over; the servers that failed still
+		// say so.
+		return nil, errors.Join(append(errs, err)...)
 	}
 	return tools, errors.Join(errs...)
 }

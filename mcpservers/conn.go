@@ -317,7 +317,7 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 		sess.proc = proc
 		tr = stdioConn{transport.NewIO(&eofReader{r: proc.stdout, sess: sess}, proc.stdin, nil)}
 	case definition.TransportStreamableHTTP:
-		hc, own := newHTTPClient(cfg, nil)
+		hc, own := newHTTPClient(cfg, s.red, nil)
 		sess.own, sess.http = own, true
 		inner, err := transport.NewStreamableHTTP(cfg.url,
 			transport.WithHTTPBasicClient(hc),
@@ -335,7 +335,7 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 	case definition.TransportSSE:
 		conn := &sseConn{}
 		var hc *http.Client
-		hc, sess.own = newHTTPClient(cfg, func(data []byte) { sess.serverRequest(conn, hc, data) })
+		hc, sess.own = newHTTPClient(cfg, s.red, func(data []byte) { sess.serverRequest(conn, hc, data) })
 		sess.http = true
 		inner, err := transport.NewSSE(cfg.url,
 			transport.WithHTTPClient(hc),

@@ -9,7 +9,8 @@ import (
 
 // Connection says how to reach one MCP server. It is one of [Stdio],
 // [StreamableHTTP], [SSE] and [WebSocket] (or a pointer to one); the set is
-// closed.
+// closed, and NewClient refuses anything else, such as a struct that
+// embeds one (rule connection-unknown).
 //
 // Only the server's transport, URL, command and arguments are ever recorded
 // in a definition. Headers, environment, working directory, timeouts, the

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -81,5 +82,20 @@ func TestDiscoverWithoutVersionFallsBack(t *testing.T) {
 				t.Errorf("Call = %q", r.Text())
 			}
 		})
+	}
+}
+
+// TestIgnoredDiscoverCostsDiscoverTimeout: a server that never answers
+// server/discover is given up on after DiscoverTimeout (one second by
+// default), not mcp-go's five; a behavioural bound, kept generous.
+func TestIgnoredDiscoverCostsDiscoverTimeout(t *testing.T) {
+	c := newCheckedClient(t, map[string]Connection{"raw": stdioServer("raw-ignore-discover")}, nil)
+	start := time.Now()
+	tools := loadTools(t, c)
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("connecting took %v, want about DiscoverTimeout", took)
+	}
+	if tools["odd"] == nil {
+		t.Errorf("tools = %v", tools)
 	}
 }

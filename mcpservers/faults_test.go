@@ -18,7 +18,7 @@ import (
 
 func TestServerExitsDuringInitialize(t *testing.T) {
 	conn := stdioServer("exit-init", "API_KEY", testToken)
-	_, err := newClient(t, map[string]Connection{"dies": conn}, nil).Tools(testCtx(t))
+	_, err := newCheckedClient(t, map[string]Connection{"dies": conn}, nil).Tools(testCtx(t))
 	wantKind(t, err, ErrConnect, "dies")
 	if !strings.Contains(err.Error(), "exit status 3") {
 		t.Errorf("err = %q, want the exit status", err)
@@ -27,7 +27,7 @@ func TestServerExitsDuringInitialize(t *testing.T) {
 }
 
 func TestServerNeverAnswers(t *testing.T) {
-	c := newClient(t, map[string]Connection{"mute": stdioServer("silent")}, nil)
+	c := newCheckedClient(t, map[string]Connection{"mute": stdioServer("silent")}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -42,7 +42,7 @@ func TestServerNeverAnswers(t *testing.T) {
 }
 
 func TestRepeatedListCursor(t *testing.T) {
-	_, err := newClient(t, map[string]Connection{"loop": stdioServer("raw-repeat-cursor")}, nil).Tools(testCtx(t))
+	_, err := newCheckedClient(t, map[string]Connection{"loop": stdioServer("raw-repeat-cursor")}, nil).Tools(testCtx(t))
 	wantKind(t, err, ErrProtocol, "loop")
 	if !strings.Contains(err.Error(), "repeated a list cursor") {
 		t.Errorf("err = %v", err)
@@ -50,7 +50,7 @@ func TestRepeatedListCursor(t *testing.T) {
 }
 
 func TestToolWithoutSchemaFailsTheServer(t *testing.T) {
-	tools, err := newClient(t, map[string]Connection{"bad": stdioServer("raw-no-schema")}, nil).Tools(testCtx(t))
+	tools, err := newCheckedClient(t, map[string]Connection{"bad": stdioServer("raw-no-schema")}, nil).Tools(testCtx(t))
 	wantKind(t, err, ErrProtocol, "bad")
 	if tools != nil {
 		t.Errorf("half-loaded tools: %v", names(tools))
@@ -69,7 +69,7 @@ func pidOf(t *testing.T, tool *Tool) int {
 }
 
 func TestServerDiesMidCall(t *testing.T) {
-	tools := loadTools(t, newClient(t, map[string]Connection{"docs": stdioServer("docs")}, nil))
+	tools := loadTools(t, newCheckedClient(t, map[string]Connection{"docs": stdioServer("docs")}, nil))
 	before := pidOf(t, tools["whoami"])
 	_, err := tools["exit_now"].Call(testCtx(t), nil)
 	e := wantKind(t, err, ErrConnectionLost, "docs")
@@ -257,7 +257,8 @@ func noSecret(t *testing.T, s string, secrets ...string) {
 	t.Helper()
 	for _, secret := range secrets {
 		if strings.Contains(s, secret) {
-			t.Errorf("a secret leaked into %q", s)
+			// Say where, without printing the secret itself.
+			t.Errorf("a secret leaked into %q", strings.ReplaceAll(s, secret, "<SECRET>"))
 		}
 	}
 }

@@ -197,15 +197,22 @@ func FuzzRedact(f *testing.F) {
 }
 
 func FuzzValidateNeverQuotes(f *testing.F) {
-	f.Add("http://", "/mcp", "v")
-	f.Add("ftp://h/", "", "a\r\nb")
-	f.Add("http://[", ":x", "")
+	f.Add("http://", "/mcp", "v", "Bearer ", "TOKEN=")
+	f.Add("ftp://h/", "", "a\r\nb", "", "")
+	f.Add("http://[", ":x", "", "X:", "\x00")
 	const marker = "SEKRET-VALUE-9f2c"
-	f.Fuzz(func(t *testing.T, prefix, suffix, header string) {
+	f.Fuzz(func(t *testing.T, prefix, suffix, header, headerKey, envKey string) {
 		conns := map[string]Connection{
-			"http":  StreamableHTTP{URL: prefix + marker + suffix, Headers: map[string]string{"X-K": header + marker + "\n"}},
-			"ws":    WebSocket{URL: prefix + marker + suffix},
-			"stdio": Stdio{Command: prefix + marker, Args: []string{marker + "\x00"}, Env: map[string]string{"K": marker + "\x00"}, Dir: suffix + marker},
+			// The keys hold the marker too: a malformed one (the marker
+			// has '-', which is valid, so the fuzzer must break it) may
+			// be a pasted credential.
+			"http": StreamableHTTP{URL: prefix + marker + suffix, Headers: map[string]string{
+				"X-K": header + marker + "\n", headerKey + marker + "\n": "v", headerKey + marker: "v",
+			}},
+			"ws": WebSocket{URL: prefix + marker + suffix, Headers: map[string]string{headerKey + marker + " ": "v"}},
+			"stdio": Stdio{Command: prefix + marker, Args: []string{marker + "\x00"}, Dir: suffix + marker, Env: map[string]string{
+				"K": marker + "\x00", envKey + marker + "=": "v", envKey + marker: "v",
+			}},
 		}
 		_, err := NewClient(conns, nil)
 		if err == nil {

@@ -36,6 +36,85 @@ func newClient(t testing.TB, conns map[string]Connection, opts *ClientOptions) *
 	return c
 }
 
+// newCheckedClient is newClient for fault tests: when the test ends it
+// closes the client, then fails the test if a goroutine of this package or
+// mcp-go's client, or a child process, is left. Faults are where cleanup is
+// most easily skipped.
+func newCheckedClient(t *testing.T, conns map[string]Connection, opts *ClientOptions) *Client {
+	t.Helper()
+	c, err := NewClient(conns, opts)
+	if err != nil {
+		t.Fatalf("NewClient: %v", err)
+	}
+	checkedMu.Lock()
+	first := checked[t] == nil
+	checked[t] = append(checked[t], c)
+	checkedMu.Unlock()
+	if !first {
+		return c
+	}
+	// One check, once every checked client of the test is closed: a
+	// client still open would look like a leak of the other.
+	t.Cleanup(func() {
+		checkedMu.Lock()
+		clients := checked[t]
+		delete(checked, t)
+		checkedMu.Unlock()
+		for _, c := range clients {
+			c.Close()
+		}
+		checkNoLeaks(t)
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			kids := childProcesses()
+			if len(kids) == 0 {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("child processes left after Close: %v", kids)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+	return c
+}
+
+var (
+	checkedMu sync.Mutex
+	checked   = map[*testing.T][]*Client{}
+)
+
+// childProcesses lists the pids of the test process's children, zombies
+// included (a child not waited for is left as one); none where /proc
+// cannot be read.
+func childProcesses() []int {
+	entries, _ := os.ReadDir("/proc")
+	self := os.Getpid()
+	var kids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 {
+			continue
+		}
+		fields := strings.Fields(string(stat[i+1:]))
+		if len(fields) > 1 {
+			if ppid, _ := strconv.Atoi(fields[1]); ppid == self {
+				kids = append(kids, pid)
+			}
+		}
+	}
+	return kids
+}
+
 // loadTools loads every tool of c, failing the test on error.
 func loadTools(t testing.TB, c *Client, servers ...string) map[string]*Tool {
 	t.Helper()

@@ -66,8 +66,10 @@ var (
 // is a transport of our own to close when the connection closes.
 //
 // onRequest, when not nil, is given each JSON-RPC request the server sends
-// on an event stream opened with GET (see sse.go).
-func newHTTPClient(cfg *connConfig, onRequest func([]byte)) (*http.Client, *http.Transport) {
+// on an event stream opened with GET (see sse.go). red learns the headers
+// of every request as it is sent, after Auth, so that a server echoing a
+// credential Auth or a call added is redacted like a configured one.
+func newHTTPClient(cfg *connConfig, red *redactor, onRequest func([]byte)) (*http.Client, *http.Transport) {
 	hc := &http.Client{}
 	if cfg.httpClient != nil {
 		if made := cfg.httpClient(); made != nil {
@@ -84,6 +86,7 @@ func newHTTPClient(cfg *connConfig, onRequest func([]byte)) (*http.Client, *http
 		base:    base,
 		headers: http.Header{},
 		auth:    cfg.auth,
+		red:     red,
 		timeout: cfg.timeout,
 		idle:    cfg.sseReadTimeout,
 		tap:     onRequest,
@@ -98,6 +101,7 @@ type roundTripper struct {
 	base    http.RoundTripper
 	headers http.Header
 	auth    Auth
+	red     *redactor
 	timeout time.Duration // until response headers; <= 0: none
 	idle    time.Duration // between reads of an event stream; <= 0: none
 	tap     func([]byte)  // server requests on GET event streams
@@ -109,9 +113,15 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		r.Header[k] = v
 	}
 	if h, ok := req.Context().Value(callHeaderKey{}).(http.Header); ok {
+		var secrets []string
 		for k, v := range h {
 			r.Header[http.CanonicalHeaderKey(k)] = v
+			for _, v := range v {
+				secrets = appendHeaderSecrets(secrets, k, v)
+			}
 		}
+		// Whatever their names: a call's headers are never printed.
+		t.red.learn(secrets...)
 	}
 	send := http.RoundTripper(timed{t})
 	var resp *http.Response
@@ -135,6 +145,9 @@ type timed struct{ t *roundTripper }
 
 func (s timed) RoundTrip(req *http.Request) (*http.Response, error) {
 	t := s.t
+	// Below Auth: these are the headers that go out, credentials included,
+	// and before any answer that could echo them.
+	t.red.learnHeaders(req.Header)
 	written, _ := req.Context().Value(writtenKey{}).(*atomic.Bool)
 	ctx, cancel := context.WithCancelCause(req.Context())
 	var timer *time.Timer

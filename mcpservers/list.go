@@ -43,7 +43,7 @@ func (sess *session) listTools(ctx context.Context) ([]*wireTool, Implementation
 		}
 		p, err := parseListPage(raw)
 		if err != nil {
-			return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("page %d cannot be read: %v", page, err), err)
+			return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("page %d cannot be read: %s", page, srv.red.describe(err)), err)
 		}
 		for i, rt := range p.tools {
 			wt, err := parseTool(rt)

@@ -1,19 +1,29 @@
 package mcpservers
 
 import (
+	"encoding/base64"
 	"errors"
+	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
 // redactor removes a connection's secrets from text that reaches an error:
 // header values, environment values, the URL and its password and query
-// values. Causes from net/http and mcp-go quote URLs, and a server's own
-// error message may echo what it was sent.
+// values, and the credentials of every HTTP request actually sent (what
+// Auth and a call's own headers added). Causes from net/http and mcp-go
+// quote URLs, and a server's own error message may echo what it was sent.
+//
+// It is safe for concurrent use: requests teach it while errors are made.
 type redactor struct {
-	secrets []string
+	mu      sync.Mutex          // serializes learning
+	seen    map[string]struct{} // every value learnt, under mu
+	secrets atomic.Pointer[[]string]
 }
 
 // minSecret is the shortest value redacted: shorter ones ("1", "true")
@@ -22,54 +32,130 @@ const minSecret = 6
 
 func newRedactor(cfg *connConfig) *redactor {
 	r := &redactor{}
-	add := func(s string) {
-		if len(s) >= minSecret {
-			r.secrets = append(r.secrets, s)
-			if q := url.QueryEscape(s); q != s {
-				r.secrets = append(r.secrets, q)
-			}
-		}
-	}
-	for _, v := range cfg.headers {
-		add(v)
+	var vals []string
+	for k, v := range cfg.headers {
+		vals = appendHeaderSecrets(vals, k, v)
 	}
 	for _, v := range cfg.env {
-		add(v)
+		vals = append(vals, v)
 	}
 	if cfg.url != "" {
-		add(cfg.url)
+		vals = append(vals, cfg.url)
 		if u, err := url.Parse(cfg.url); err == nil {
 			if u.User != nil {
-				add(u.User.Username())
 				p, _ := u.User.Password()
-				add(p)
+				vals = append(vals, u.User.Username(), p)
 			}
 			for _, vs := range u.Query() {
-				for _, v := range vs {
-					add(v)
-				}
+				vals = append(vals, vs...)
 			}
 		}
 	}
-	// Longest first, so that a value containing another goes whole.
-	for i := 1; i < len(r.secrets); i++ {
-		for j := i; j > 0 && len(r.secrets[j]) > len(r.secrets[j-1]); j-- {
-			r.secrets[j], r.secrets[j-1] = r.secrets[j-1], r.secrets[j]
-		}
-	}
+	r.learn(vals...)
 	return r
 }
 
-func (r *redactor) redact(s string) string {
-	if r == nil {
-		return s
+// appendHeaderSecrets appends what of a header's value may be quoted back
+// as a credential: the value, and for an auth header its credentials
+// without the scheme ("Bearer" alone would be redacted everywhere) and a
+// Basic pair's user and password.
+func appendHeaderSecrets(vals []string, name, value string) []string {
+	vals = append(vals, value)
+	switch http.CanonicalHeaderKey(name) {
+	case "Authorization", "Proxy-Authorization":
+		scheme, cred, ok := strings.Cut(strings.TrimSpace(value), " ")
+		if !ok {
+			break
+		}
+		cred = strings.TrimSpace(cred)
+		vals = append(vals, cred)
+		if strings.EqualFold(scheme, "Basic") {
+			if b, err := base64.StdEncoding.DecodeString(cred); err == nil {
+				user, pass, _ := strings.Cut(string(b), ":")
+				vals = append(vals, string(b), user, pass)
+			}
+		}
 	}
-	for _, v := range r.secrets {
+	return vals
+}
+
+// protocolHeaders are the headers of a request that carry no credential:
+// mcp-go and net/http set them, and their values ("application/json",
+// "tools/call", a tool's name) would mangle every message if redacted.
+var protocolHeaders = map[string]bool{
+	"Accept": true, "Accept-Encoding": true, "Cache-Control": true, "Connection": true,
+	"Content-Length": true, "Content-Type": true, "Last-Event-Id": true, "User-Agent": true,
+	"Mcp-Protocol-Version": true, "Mcp-Method": true, "Mcp-Name": true,
+}
+
+// learnHeaders learns the values of the headers a request is sent with,
+// but the protocol's own.
+func (r *redactor) learnHeaders(h http.Header) {
+	var vals []string
+	for k, vs := range h {
+		if protocolHeaders[k] || strings.HasPrefix(k, "Mcp-Param-") {
+			continue
+		}
+		for _, v := range vs {
+			vals = appendHeaderSecrets(vals, k, v)
+		}
+	}
+	r.learn(vals...)
+}
+
+// learn adds values to redact. The list is replaced, never changed, so
+// that readers need no lock; a value already known costs a map look-up.
+func (r *redactor) learn(vals ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var added []string
+	for _, v := range vals {
+		if len(v) < minSecret {
+			continue
+		}
+		for _, s := range []string{v, url.QueryEscape(v)} {
+			if _, ok := r.seen[s]; ok {
+				continue
+			}
+			if r.seen == nil {
+				r.seen = map[string]struct{}{}
+			}
+			r.seen[s] = struct{}{}
+			added = append(added, s)
+		}
+	}
+	if len(added) == 0 {
+		return
+	}
+	var secrets []string
+	if old := r.secrets.Load(); old != nil {
+		secrets = append(secrets, *old...)
+	}
+	secrets = append(secrets, added...)
+	// Longest first, so that a value containing another goes whole.
+	slices.SortStableFunc(secrets, func(a, b string) int { return len(b) - len(a) })
+	r.secrets.Store(&secrets)
+}
+
+// list is the values to redact, longest first.
+func (r *redactor) list() []string {
+	if r == nil {
+		return nil
+	}
+	if p := r.secrets.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+func (r *redactor) redact(s string) string {
+	secrets := r.list()
+	for _, v := range secrets {
 		s = strings.ReplaceAll(s, v, "[redacted]")
 	}
 	// A secret that overlaps the marker can survive, or appear, in what
 	// is left: say nothing at all then.
-	for _, v := range r.secrets {
+	for _, v := range secrets {
 		if strings.Contains(s, v) {
 			return "[details withheld]"
 		}
@@ -102,7 +188,7 @@ func (r *redactor) describe(err error) string {
 		}
 		s = s[:n] + "..."
 		// The ellipsis can complete a secret that ends in dots.
-		for _, v := range r.secrets {
+		for _, v := range r.list() {
 			if strings.Contains(s, v) {
 				return "[details withheld]"
 			}

@@ -437,12 +437,19 @@ func rawServer(fault string) int {
 				answer(req.ID, fmt.Sprintf(`{"tools":[{"name":"t_%s","inputSchema":{"type":"object"}}],"nextCursor":"again"}`, p.Cursor))
 			case "list-error":
 				send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32603, "message": "listing broke"}})
+			case "bad-page":
+				// A result that is no page at all.
+				answer(req.ID, `["tools"]`)
 			case "no-schema":
 				answer(req.ID, `{"tools":[{"name":"fine","inputSchema":{"type":"object"}},{"name":"schemaless"}]}`)
 			default:
 				answer(req.ID, `{"tools":[{"name":"odd","description":"returns odd content","inputSchema":{"type":"object","properties":{}},"annotations":{"readOnlyHint":"yes","destructiveHint":false}}]}`)
 			}
 		case "tools/call":
+			if fault == "bad-result" {
+				answer(req.ID, `{"content":5}`)
+				continue
+			}
 			answer(req.ID, `{"content":[{"type":"text","text":"before"},{"type":"hologram","frames":3},{"type":"image","data":42},{"type":"text","text":"after"}],"structuredContent":{"n":1},"isError":false}`)
 		default:
 			send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": "Method not found"}})

@@ -285,6 +285,27 @@ func TestAllowPartial(t *testing.T) {
 	wantKind(t, err, ErrConnect, "bad")
 }
 
+// TestAllowPartialWithCollision: a collision among the servers that
+// loaded gives no tools, and the error of the server that failed is not
+// dropped for it.
+func TestAllowPartialWithCollision(t *testing.T) {
+	conns := map[string]Connection{
+		"one": stdioServer("many", "MCPSERVERS_TOOLS", "1"),
+		"two": stdioServer("many", "MCPSERVERS_TOOLS", "1"),
+		"bad": stdioServer("exit-init"),
+	}
+	tools, err := newClient(t, conns, &ClientOptions{AllowPartial: true}).Tools(testCtx(t))
+	if tools != nil {
+		t.Errorf("a collision gave tools %v", names(tools))
+	}
+	if !errors.Is(err, ErrNameCollision) || !strings.Contains(err.Error(), `server "two": list tools "tool_00000": tool name collision`) {
+		t.Errorf("err = %v, want the collision", err)
+	}
+	if !errors.Is(err, ErrConnect) || !strings.Contains(err.Error(), `server "bad": connect`) {
+		t.Errorf("err = %v, want the failing server's error too", err)
+	}
+}
+
 func TestWebSocketIsUnsupported(t *testing.T) {
 	c := newClient(t, map[string]Connection{"ws": WebSocket{URL: "wss://example.com/mcp"}}, nil)
 	_, err := c.Tools(testCtx(t))

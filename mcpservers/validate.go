@@ -13,7 +13,8 @@ import (
 // validate checks a connection before anything is started, and returns one
 // refusal per problem. A refusal names the server and points at the field,
 // and never quotes a value: a command, URL, header or environment value may
-// hold a credential.
+// hold a credential. Nor does it quote a malformed header or variable name,
+// which is most likely a value pasted in the wrong place.
 func validate(name string, c Connection) []error {
 	base := refusals.Pointer("mcpServers", name)
 	refuse := func(pointer, rule, detail, fix string) error {
@@ -39,9 +40,14 @@ func validate(name string, c Connection) []error {
 				errs = append(errs, refuse(refusals.Append(base, "args", strconv.Itoa(i)), "arg-invalid", "the argument holds a NUL byte", "remove it"))
 			}
 		}
-		for _, k := range sortedKeys(c.Env) {
-			if k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(c.Env[k], 0) {
-				errs = append(errs, refuse(refusals.Append(base, "env", k), "env-invalid", "an environment variable's name is empty or holds '=' or NUL, or its value holds NUL", "fix the variable"))
+		for i, k := range sortedKeys(c.Env) {
+			switch {
+			case k == "" || strings.ContainsAny(k, "=\x00"):
+				// A malformed name may be a pasted NAME=secret: it is
+				// pointed at by its place, never quoted.
+				errs = append(errs, refuse(refusals.Append(base, "env"), "env-invalid", "the name of environment variable "+ordinal(i)+" (in sorted order) is empty or holds '=' or NUL", "fix the variable's name"))
+			case strings.ContainsRune(c.Env[k], 0):
+				errs = append(errs, refuse(refusals.Append(base, "env", k), "env-invalid", "the environment variable's value holds NUL", "fix the variable"))
 			}
 		}
 		if c.Dir != "" && !filepath.IsAbs(c.Dir) {
@@ -56,6 +62,10 @@ func validate(name string, c Connection) []error {
 	case WebSocket:
 		errs = append(errs, validateURL(base, name, c.URL, "ws", "wss")...)
 		errs = append(errs, validateHeaders(base, name, c.Headers)...)
+	default:
+		// A type embedding one of the four satisfies Connection, but is
+		// none of them: refuse it now rather than fail at connect.
+		errs = append(errs, refuse(base, "connection-unknown", "the connection is not a Stdio, StreamableHTTP, SSE or WebSocket value (a type embedding one is not one)", "give a Stdio, StreamableHTTP, SSE or WebSocket connection, or a pointer to one"))
 	}
 	return errs
 }
@@ -88,15 +98,29 @@ func validateURL(base, name, raw string, schemes ...string) []error {
 
 func validateHeaders(base, name string, h map[string]string) []error {
 	var errs []error
-	for _, k := range sortedKeys(h) {
-		if !validHeaderName(k) || !validHeaderValue(h[k]) {
+	for i, k := range sortedKeys(h) {
+		switch {
+		case !validHeaderName(k):
+			// A malformed name may be a pasted "Bearer <token>": it is
+			// pointed at by its place, never quoted.
+			errs = append(errs, &refusals.Error{
+				Kind: refusals.ErrInvalid, Pointer: refusals.Append(base, "headers"), Rule: "header-invalid", Subject: name,
+				Detail: "the name of header " + ordinal(i) + " (in sorted order) is empty or holds characters HTTP does not allow", Fix: "fix the header's name",
+			})
+		case !validHeaderValue(h[k]):
 			errs = append(errs, &refusals.Error{
 				Kind: refusals.ErrInvalid, Pointer: refusals.Append(base, "headers", k), Rule: "header-invalid", Subject: name,
-				Detail: "a header's name or value holds characters HTTP does not allow", Fix: "fix the header",
+				Detail: "the header's value holds characters HTTP does not allow", Fix: "fix the header",
 			})
 		}
 	}
 	return errs
+}
+
+// ordinal names the i-th (from 0) key of a map in sorted order, counting
+// from 1, for a key that cannot be quoted.
+func ordinal(i int) string {
+	return "#" + strconv.Itoa(i+1)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -9,6 +9,10 @@ import (
 	"github.com/guardian-agent/guardian-go/refusals"
 )
 
+// embeddedConn satisfies Connection through its embedded Stdio, but is
+// not one of the closed set.
+type embeddedConn struct{ Stdio }
+
 func TestNewClientRefusesBadConfiguration(t *testing.T) {
 	secretURL := "https://user:" + testToken + "@host/mcp?key=" + testToken
 	var nilStdio *Stdio
@@ -21,11 +25,14 @@ func TestNewClientRefusesBadConfiguration(t *testing.T) {
 	}{
 		{"empty name", map[string]Connection{"": Stdio{Command: "x"}}, nil, []string{"/mcpServers/"}, []string{"server-name-empty"}},
 		{"nil connection", map[string]Connection{"a": nil}, nil, []string{"/mcpServers/a"}, []string{"connection-missing"}},
+		{"embedded", map[string]Connection{"a": embeddedConn{Stdio{Command: "x"}}}, nil, []string{"/mcpServers/a"}, []string{"connection-unknown"}},
+		{"pointer to embedded", map[string]Connection{"a": &embeddedConn{Stdio{Command: "x"}}}, nil, []string{"/mcpServers/a"}, []string{"connection-unknown"}},
 		{"nil pointer", map[string]Connection{"a": nilStdio}, nil, []string{"/mcpServers/a"}, []string{"connection-missing"}},
 		{"empty command", map[string]Connection{"a": Stdio{}}, nil, []string{"/mcpServers/a/command"}, []string{"command-empty"}},
 		{"relative dir", map[string]Connection{"a": Stdio{Command: "x", Dir: "rel/dir"}}, nil, []string{"/mcpServers/a/cwd"}, []string{"cwd-relative"}},
 		{"NUL in an arg", map[string]Connection{"a": Stdio{Command: "x", Args: []string{"ok", "b\x00d"}}}, nil, []string{"/mcpServers/a/args/1"}, []string{"arg-invalid"}},
-		{"bad env", map[string]Connection{"a": Stdio{Command: "x", Env: map[string]string{"A=B": "1"}}}, nil, []string{"/mcpServers/a/env/A=B"}, []string{"env-invalid"}},
+		{"bad env", map[string]Connection{"a": Stdio{Command: "x", Env: map[string]string{"A=B": "1"}}}, nil, []string{"/mcpServers/a/env"}, []string{"env-invalid"}},
+		{"NUL in an env value", map[string]Connection{"a": Stdio{Command: "x", Env: map[string]string{"K": testToken + "\x00"}}}, nil, []string{"/mcpServers/a/env/K"}, []string{"env-invalid"}},
 		{"malformed URL", map[string]Connection{"a/b": StreamableHTTP{URL: "http://" + testToken + "@[::1"}}, nil, []string{"/mcpServers/a~1b/url"}, []string{"url-malformed"}},
 		{"no URL", map[string]Connection{"a": SSE{}}, nil, []string{"/mcpServers/a/url"}, []string{"url-empty"}},
 		{"wrong scheme", map[string]Connection{"a": StreamableHTTP{URL: "ftp://host/" + testToken}}, nil, []string{"/mcpServers/a/url"}, []string{"url-scheme"}},
@@ -33,7 +40,7 @@ func TestNewClientRefusesBadConfiguration(t *testing.T) {
 		{"http scheme for ws", map[string]Connection{"a": WebSocket{URL: "https://host"}}, nil, []string{"/mcpServers/a/url"}, []string{"url-scheme"}},
 		{"no host", map[string]Connection{"a": StreamableHTTP{URL: "http:///mcp"}}, nil, []string{"/mcpServers/a/url"}, []string{"url-host"}},
 		{"bad header", map[string]Connection{"a": StreamableHTTP{URL: secretURL, Headers: map[string]string{"X-Key": testToken + "\r\nInjected: 1"}}}, nil, []string{"/mcpServers/a/headers/X-Key"}, []string{"header-invalid"}},
-		{"bad header name", map[string]Connection{"a": SSE{URL: "http://h", Headers: map[string]string{"Bad Name": "v"}}}, nil, []string{"/mcpServers/a/headers/Bad Name"}, []string{"header-invalid"}},
+		{"bad header name", map[string]Connection{"a": SSE{URL: "http://h", Headers: map[string]string{"Bad Name": "v"}}}, nil, []string{"/mcpServers/a/headers"}, []string{"header-invalid"}},
 		{"options", map[string]Connection{"a": Stdio{Command: "x"}}, &ClientOptions{LogLevel: "loud", ProtocolVersion: "1999-01-01", Interceptors: []Interceptor{nil}},
 			[]string{"", "", "/interceptors/0"}, []string{"log-level-invalid", "protocol-version-invalid", "interceptor-nil"}},
 		{"several, sorted", map[string]Connection{"b": Stdio{}, "a": SSE{URL: "bad"}}, nil, []string{"/mcpServers/a/url", "/mcpServers/b/command"}, []string{"url-scheme", "command-empty"}},
@@ -57,6 +64,33 @@ func TestNewClientRefusesBadConfiguration(t *testing.T) {
 			}
 			noSecret(t, err.Error(), testToken)
 		})
+	}
+}
+
+// TestMalformedKeysAreNotQuoted plants credentials where a key should be:
+// a pasted NAME=value environment entry, and a header whose name is the
+// value. The refusal must point at the map, never at (or quote) the key.
+func TestMalformedKeysAreNotQuoted(t *testing.T) {
+	envToken := "ghp_" + strings.Repeat("e", 36)
+	headerToken := "ghp_" + strings.Repeat("h", 36)
+	_, err := NewClient(map[string]Connection{
+		"gh":  Stdio{Command: "x", Env: map[string]string{"GITHUB_TOKEN=" + envToken: "", "OK": "v"}},
+		"api": StreamableHTTP{URL: "https://h/mcp", Headers: map[string]string{"Bearer " + headerToken: "", "X-Fine": "v"}},
+	}, nil)
+	if err == nil {
+		t.Fatal("malformed keys were accepted")
+	}
+	var pointers []string
+	for _, r := range refusals.All(err) {
+		pointers = append(pointers, r.Pointer)
+		noSecret(t, r.Pointer+" "+r.Detail+" "+r.Fix, envToken, headerToken, "GITHUB_TOKEN", "Bearer")
+	}
+	if want := []string{"/mcpServers/api/headers", "/mcpServers/gh/env"}; !slices.Equal(pointers, want) {
+		t.Errorf("pointers = %v, want %v", pointers, want)
+	}
+	noSecret(t, err.Error(), envToken, headerToken, "GITHUB_TOKEN", "Bearer")
+	if !strings.Contains(err.Error(), "#1 (in sorted order)") {
+		t.Errorf("err = %v does not say which key", err)
 	}
 }
 
