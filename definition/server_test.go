@@ -104,9 +104,10 @@ func serveStdio(raw string) int {
 	return 0
 }
 
-// stdio is a connection to a test server over stdio. The command is the
-// test binary's base name, relative to Dir (never recorded), so documents
-// are the same on every machine and in every build mode.
+// stdio is a connection to a test server over stdio. The command is
+// ./testserver, a link to the test binary in a directory of its own (Dir,
+// never recorded), so documents are the same on every machine, in every
+// build mode, and whatever the test binary is called (go test -c -o).
 func stdio(t testing.TB, spec serverSpec, args ...string) mcpservers.Stdio {
 	t.Helper()
 	exe, err := os.Executable()
@@ -117,10 +118,14 @@ func stdio(t testing.TB, spec serverSpec, args ...string) mcpservers.Stdio {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dir := t.TempDir()
+	if err := os.Symlink(exe, filepath.Join(dir, "testserver")); err != nil {
+		t.Fatal(err)
+	}
 	return mcpservers.Stdio{
-		Command: "./" + filepath.Base(exe),
+		Command: "./testserver",
 		Args:    args,
-		Dir:     filepath.Dir(exe),
+		Dir:     dir,
 		// A race-enabled child would sleep a second on exit.
 		Env: map[string]string{serverEnv: string(raw), "GORACE": "atexit_sleep_ms=0"},
 	}
