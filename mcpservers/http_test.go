@@ -290,3 +290,48 @@ func TestSessionRefusedOnNewSessionToo(t *testing.T) {
 	// The connection still works for the other tools.
 	call(t, tools["whoami"], nil)
 }
+
+// TestInvalidHeaderToolIsReported serves, on modern streamable HTTP, a tool
+// whose x-mcp-header annotation is on an object (SEP-2243 allows only
+// primitives). mcp-go's server refuses to register one, so a tool filter
+// adds it to the listing. The client must leave it out, and say so: by
+// default no tools and an error naming it; with AllowPartial the rest.
+func TestInvalidHeaderToolIsReported(t *testing.T) {
+	bad := mcp.NewToolWithRawSchema("bad_header", "mirrors an object into a header",
+		json.RawMessage(`{"type":"object","properties":{"region":{"type":"object","x-mcp-header":"Region"}}}`))
+	good := mcp.NewToolWithRawSchema("good_header", "mirrors a string into a header",
+		json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`))
+	s := inProcessDocs(t, server.WithToolFilter(func(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
+		return append(tools, bad, good)
+	}))
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(s))
+	t.Cleanup(ts.Close)
+	conns := map[string]Connection{"hdr": StreamableHTTP{URL: ts.URL + "/mcp"}}
+
+	check := func(t *testing.T, err error) {
+		t.Helper()
+		e := wantKind(t, err, ErrProtocol, "hdr")
+		if e.Tool != "bad_header" || !strings.Contains(err.Error(), `"bad_header"`) || !strings.Contains(err.Error(), "x-mcp-header") {
+			t.Errorf("err = %v, want one naming the tool bad_header and x-mcp-header", err)
+		}
+	}
+	t.Run("default", func(t *testing.T) {
+		tools, err := newCheckedClient(t, conns, nil).Tools(testCtx(t))
+		check(t, err)
+		if tools != nil {
+			t.Errorf("tools = %v, want none", names(tools))
+		}
+	})
+	t.Run("AllowPartial", func(t *testing.T) {
+		tools, err := newCheckedClient(t, conns, &ClientOptions{AllowPartial: true}).Tools(testCtx(t))
+		check(t, err)
+		got := byName(tools)
+		if got["bad_header"] != nil || got["good_header"] == nil || got["search_docs"] == nil {
+			t.Fatalf("tools = %v, want every tool but bad_header", names(tools))
+		}
+		if v := got["good_header"].Server().ProtocolVersion; v != mcp.ProtocolVersion20260728 {
+			t.Errorf("protocol %q, want 2026-07-28 (x-mcp-header applies there only)", v)
+		}
+		call(t, got["search_docs"], map[string]any{"query": "guide"})
+	})
+}
