@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"net/http"
@@ -333,5 +334,96 @@ func TestInvalidHeaderToolIsReported(t *testing.T) {
 			t.Errorf("protocol %q, want 2026-07-28 (x-mcp-header applies there only)", v)
 		}
 		call(t, got["search_docs"], map[string]any{"query": "guide"})
+	})
+}
+
+// methodCounter serves next, counting the JSON-RPC methods POSTed to it; a
+// tools/call is answered, while refuseCalls is set, with the 404 and
+// "method not found" mcp-go's server gives on 2026-07-28 for a method it
+// does not know.
+type methodCounter struct {
+	next        http.Handler
+	refuseCalls atomic.Bool
+	mu          sync.Mutex
+	seen        map[string]int
+}
+
+func (m *methodCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.Unmarshal(body, &msg)
+		m.mu.Lock()
+		if m.seen == nil {
+			m.seen = map[string]int{}
+		}
+		m.seen[msg.Method]++
+		m.mu.Unlock()
+		if msg.Method == "tools/call" && m.refuseCalls.Load() {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}`, msg.ID)
+			return
+		}
+	}
+	m.next.ServeHTTP(w, r)
+}
+
+func (m *methodCounter) count(method string) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.seen[method]
+}
+
+// TestModernMethodNotFound: on 2026-07-28 streamable HTTP, mcp-go's server
+// answers a method it does not know with HTTP 404, which mcp-go's client
+// reports as a terminated session. There are no sessions on 2026-07-28: it
+// is the server's answer (ErrServer, "HTTP status 404"), and the
+// connection is neither remade nor the request repeated.
+func TestModernMethodNotFound(t *testing.T) {
+	t.Run("list", func(t *testing.T) {
+		// A server with no tools capability does not know tools/list.
+		m := &methodCounter{next: server.NewStreamableHTTPServer(server.NewMCPServer("toolless", "1.0.0"))}
+		ts := httptest.NewServer(m)
+		t.Cleanup(ts.Close)
+		c := newCheckedClient(t, map[string]Connection{"toolless": StreamableHTTP{URL: ts.URL + "/mcp"}}, nil)
+		for range 2 {
+			tools, err := c.Tools(testCtx(t))
+			wantKind(t, err, ErrServer, "toolless")
+			if !strings.Contains(err.Error(), "HTTP status 404") || tools != nil {
+				t.Fatalf("tools %v, err = %v, want none and HTTP status 404", names(tools), err)
+			}
+		}
+		if d, i, l := m.count("server/discover"), m.count("initialize"), m.count("tools/list"); d != 1 || i != 0 || l != 2 {
+			t.Errorf("server/discover %d, initialize %d, tools/list %d times; want 1, 0 (2026-07-28, connected once) and 2 (once per Tools)", d, i, l)
+		}
+	})
+	t.Run("call", func(t *testing.T) {
+		m := &methodCounter{next: server.NewStreamableHTTPServer(inProcessDocs(t))}
+		ts := httptest.NewServer(m)
+		t.Cleanup(ts.Close)
+		tools := loadTools(t, newCheckedClient(t, map[string]Connection{"docs": StreamableHTTP{URL: ts.URL + "/mcp"}}, nil))
+		echo := tools["echo"]
+		if v := echo.Server().ProtocolVersion; v != mcp.ProtocolVersion20260728 {
+			t.Fatalf("protocol %q, want 2026-07-28", v)
+		}
+		m.refuseCalls.Store(true)
+		_, err := echo.Call(testCtx(t), map[string]any{"text": "hi"})
+		e := wantKind(t, err, ErrServer, "docs")
+		if e.Tool != "echo" || !strings.Contains(err.Error(), "HTTP status 404") {
+			t.Errorf("err = %v, want one for echo with HTTP status 404", err)
+		}
+		if n := m.count("tools/call"); n != 1 {
+			t.Errorf("the refused call was sent %d times, want 1", n)
+		}
+		m.refuseCalls.Store(false)
+		call(t, echo, map[string]any{"text": "hi"})
+		if d, i := m.count("server/discover"), m.count("initialize"); d != 1 || i != 0 {
+			t.Errorf("server/discover %d, initialize %d times; want 1 and 0: the connection was remade", d, i)
+		}
 	})
 }
