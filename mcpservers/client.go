@@ -55,7 +55,9 @@ type ClientOptions struct {
 	PrefixToolNames bool
 
 	// AllowPartial makes Tools return the tools of the servers that loaded,
-	// together with an error for the ones that did not, instead of no tools.
+	// together with an error for the ones that did not, instead of no tools;
+	// and, of a server some of whose tools were left out (see Tools), the
+	// rest.
 	AllowPartial bool
 
 	// ClientName and ClientVersion identify the client to servers. An
@@ -161,6 +163,13 @@ var logLevels = []string{"debug", "info", "notice", "warning", "error", "critica
 // ClientOptions.PrefixToolNames is set; a collision gives no tools even with
 // AllowPartial, and its error is joined with the failing servers'.
 //
+// A tool is exactly what its server sent, or left out with an error: on a
+// 2026-07-28 streamable HTTP connection, a tool whose x-mcp-header
+// annotations are invalid cannot be called as SEP-2243 requires, and is an
+// ErrProtocol *Error naming the server and the tool. By default Tools then
+// returns no tools; with AllowPartial, the server's other tools are
+// returned with the error.
+//
 // ctx bounds connecting and listing, not the connections, which live until
 // Close. Calling Tools again lists the tools again, on the same connections.
 func (c *Client) Tools(ctx context.Context, servers ...string) ([]*Tool, error) {
@@ -204,8 +213,9 @@ func (c *Client) Tools(ctx context.Context, servers ...string) ([]*Tool, error) 
 	for _, r := range results {
 		if r.err != nil {
 			errs = append(errs, r.err)
-			continue
 		}
+		// A server that failed has no tools; one that left tools out has
+		// the rest, kept only with AllowPartial.
 		tools = append(tools, r.tools...)
 	}
 	if len(errs) > 0 && !c.opts.allowPartial {
@@ -245,7 +255,7 @@ func (s *remote) load(ctx context.Context) ([]*Tool, error) {
 			return nil, s.asListError(err)
 		}
 		wts, stamp, err := sess.listTools(ctx)
-		if err != nil {
+		if err != nil && wts == nil {
 			if attempt == 0 && errors.Is(err, ErrConnectionLost) {
 				continue
 			}
@@ -259,7 +269,7 @@ func (s *remote) load(ctx context.Context) ([]*Tool, error) {
 		for i, wt := range wts {
 			tools[i] = s.newTool(wt, info)
 		}
-		return tools, nil
+		return tools, err
 	}
 }
 

@@ -258,3 +258,26 @@ func ExampleAnnotations_MayBeDestructive() {
 	// true
 	// false
 }
+
+func ExampleTool_InputSchema() {
+	// A schema with keywords mcp-go's decoded mcp.Tool drops: a top-level
+	// description and anyOf.
+	s := server.NewMCPServer("lookup", "1.0.0")
+	s.AddTool(mcp.NewToolWithRawSchema("lookup", "Look a record up",
+		[]byte(`{"type":"object","description":"by id or by name","properties":{"id":{"type":"integer"},"name":{"type":"string"}},"anyOf":[{"required":["id"]},{"required":["name"]}]}`)),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("found"), nil
+		})
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(s))
+	defer ts.Close()
+
+	c, _ := mcpservers.NewClient(map[string]mcpservers.Connection{"lookup": mcpservers.StreamableHTTP{URL: ts.URL + "/mcp"}}, nil)
+	defer c.Close()
+	tools, err := c.Tools(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(string(tools[0].InputSchema()))
+	// Output:
+	// {"type":"object","description":"by id or by name","properties":{"id":{"type":"integer"},"name":{"type":"string"}},"anyOf":[{"required":["id"]},{"required":["name"]}]}
+}

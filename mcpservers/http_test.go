@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"net/http"
@@ -289,4 +290,140 @@ func TestSessionRefusedOnNewSessionToo(t *testing.T) {
 	}
 	// The connection still works for the other tools.
 	call(t, tools["whoami"], nil)
+}
+
+// TestInvalidHeaderToolIsReported serves, on modern streamable HTTP, a tool
+// whose x-mcp-header annotation is on an object (SEP-2243 allows only
+// primitives). mcp-go's server refuses to register one, so a tool filter
+// adds it to the listing. The client must leave it out, and say so: by
+// default no tools and an error naming it; with AllowPartial the rest.
+func TestInvalidHeaderToolIsReported(t *testing.T) {
+	bad := mcp.NewToolWithRawSchema("bad_header", "mirrors an object into a header",
+		json.RawMessage(`{"type":"object","properties":{"region":{"type":"object","x-mcp-header":"Region"}}}`))
+	good := mcp.NewToolWithRawSchema("good_header", "mirrors a string into a header",
+		json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`))
+	s := inProcessDocs(t, server.WithToolFilter(func(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
+		return append(tools, bad, good)
+	}))
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(s))
+	t.Cleanup(ts.Close)
+	conns := map[string]Connection{"hdr": StreamableHTTP{URL: ts.URL + "/mcp"}}
+
+	check := func(t *testing.T, err error) {
+		t.Helper()
+		e := wantKind(t, err, ErrProtocol, "hdr")
+		if e.Tool != "bad_header" || !strings.Contains(err.Error(), `"bad_header"`) || !strings.Contains(err.Error(), "x-mcp-header") {
+			t.Errorf("err = %v, want one naming the tool bad_header and x-mcp-header", err)
+		}
+	}
+	t.Run("default", func(t *testing.T) {
+		tools, err := newCheckedClient(t, conns, nil).Tools(testCtx(t))
+		check(t, err)
+		if tools != nil {
+			t.Errorf("tools = %v, want none", names(tools))
+		}
+	})
+	t.Run("AllowPartial", func(t *testing.T) {
+		tools, err := newCheckedClient(t, conns, &ClientOptions{AllowPartial: true}).Tools(testCtx(t))
+		check(t, err)
+		got := byName(tools)
+		if got["bad_header"] != nil || got["good_header"] == nil || got["search_docs"] == nil {
+			t.Fatalf("tools = %v, want every tool but bad_header", names(tools))
+		}
+		if v := got["good_header"].Server().ProtocolVersion; v != mcp.ProtocolVersion20260728 {
+			t.Errorf("protocol %q, want 2026-07-28 (x-mcp-header applies there only)", v)
+		}
+		call(t, got["search_docs"], map[string]any{"query": "guide"})
+	})
+}
+
+// methodCounter serves next, counting the JSON-RPC methods POSTed to it; a
+// tools/call is answered, while refuseCalls is set, with the 404 and
+// "method not found" mcp-go's server gives on 2026-07-28 for a method it
+// does not know.
+type methodCounter struct {
+	next        http.Handler
+	refuseCalls atomic.Bool
+	mu          sync.Mutex
+	seen        map[string]int
+}
+
+func (m *methodCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.Unmarshal(body, &msg)
+		m.mu.Lock()
+		if m.seen == nil {
+			m.seen = map[string]int{}
+		}
+		m.seen[msg.Method]++
+		m.mu.Unlock()
+		if msg.Method == "tools/call" && m.refuseCalls.Load() {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}`, msg.ID)
+			return
+		}
+	}
+	m.next.ServeHTTP(w, r)
+}
+
+func (m *methodCounter) count(method string) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.seen[method]
+}
+
+// TestModernMethodNotFound: on 2026-07-28 streamable HTTP, mcp-go's server
+// answers a method it does not know with HTTP 404, which mcp-go's client
+// reports as a terminated session. There are no sessions on 2026-07-28: it
+// is the server's answer (ErrServer, "HTTP status 404"), and the
+// connection is neither remade nor the request repeated.
+func TestModernMethodNotFound(t *testing.T) {
+	t.Run("list", func(t *testing.T) {
+		// A server with no tools capability does not know tools/list.
+		m := &methodCounter{next: server.NewStreamableHTTPServer(server.NewMCPServer("toolless", "1.0.0"))}
+		ts := httptest.NewServer(m)
+		t.Cleanup(ts.Close)
+		c := newCheckedClient(t, map[string]Connection{"toolless": StreamableHTTP{URL: ts.URL + "/mcp"}}, nil)
+		for range 2 {
+			tools, err := c.Tools(testCtx(t))
+			wantKind(t, err, ErrServer, "toolless")
+			if !strings.Contains(err.Error(), "HTTP status 404") || tools != nil {
+				t.Fatalf("tools %v, err = %v, want none and HTTP status 404", names(tools), err)
+			}
+		}
+		if d, i, l := m.count("server/discover"), m.count("initialize"), m.count("tools/list"); d != 1 || i != 0 || l != 2 {
+			t.Errorf("server/discover %d, initialize %d, tools/list %d times; want 1, 0 (2026-07-28, connected once) and 2 (once per Tools)", d, i, l)
+		}
+	})
+	t.Run("call", func(t *testing.T) {
+		m := &methodCounter{next: server.NewStreamableHTTPServer(inProcessDocs(t))}
+		ts := httptest.NewServer(m)
+		t.Cleanup(ts.Close)
+		tools := loadTools(t, newCheckedClient(t, map[string]Connection{"docs": StreamableHTTP{URL: ts.URL + "/mcp"}}, nil))
+		echo := tools["echo"]
+		if v := echo.Server().ProtocolVersion; v != mcp.ProtocolVersion20260728 {
+			t.Fatalf("protocol %q, want 2026-07-28", v)
+		}
+		m.refuseCalls.Store(true)
+		_, err := echo.Call(testCtx(t), map[string]any{"text": "hi"})
+		e := wantKind(t, err, ErrServer, "docs")
+		if e.Tool != "echo" || !strings.Contains(err.Error(), "HTTP status 404") {
+			t.Errorf("err = %v, want one for echo with HTTP status 404", err)
+		}
+		if n := m.count("tools/call"); n != 1 {
+			t.Errorf("the refused call was sent %d times, want 1", n)
+		}
+		m.refuseCalls.Store(false)
+		call(t, echo, map[string]any{"text": "hi"})
+		if d, i := m.count("server/discover"), m.count("initialize"); d != 1 || i != 0 {
+			t.Errorf("server/discover %d, initialize %d times; want 1 and 0: the connection was remade", d, i)
+		}
+	})
 }

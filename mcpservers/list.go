@@ -16,7 +16,9 @@ const maxListPages = 10000
 
 // listTools reads every page of the server's tools/list, keeping each tool
 // exactly as sent.
-// It also returns the identity the first page's _meta gives, if any.
+// It also returns the identity the first page's _meta gives, if any. An
+// error with tools is a listing that was read, but left tools out (see
+// withHeaderDefs): the tools are the rest.
 func (sess *session) listTools(ctx context.Context) ([]*wireTool, Implementation, error) {
 	srv := sess.srv
 	var (
@@ -69,7 +71,10 @@ func (sess *session) listTools(ctx context.Context) ([]*wireTool, Implementation
 		cursor = p.nextCursor
 	}
 	if sess.http && sess.modern {
-		tools = sess.withHeaderDefs(tools)
+		var err error
+		if tools, err = sess.withHeaderDefs(tools); err != nil {
+			return tools, stamp, err
+		}
 	}
 	return tools, stamp, nil
 }
@@ -77,14 +82,18 @@ func (sess *session) listTools(ctx context.Context) ([]*wireTool, Implementation
 // withHeaderDefs keeps, for a 2026-07-28 HTTP connection, the decoded
 // definitions that say which arguments to mirror into Mcp-Param-* headers,
 // and leaves out the tools whose x-mcp-header annotations are invalid, as
-// SEP-2243 requires of a client.
-func (sess *session) withHeaderDefs(tools []*wireTool) []*wireTool {
+// SEP-2243 requires of a client. Each tool left out is an ErrProtocol error
+// naming it (joined), never a silent omission.
+func (sess *session) withHeaderDefs(tools []*wireTool) ([]*wireTool, error) {
 	defs := make(map[string]*mcp.Tool, len(tools))
-	kept := tools[:0]
+	kept := make([]*wireTool, 0, len(tools))
+	var errs []error
 	for _, wt := range tools {
 		var mt mcp.Tool
 		if json.Unmarshal(wt.raw, &mt) == nil {
-			if mcp.ValidateParamHeaderAnnotations(&mt) != nil {
+			if err := mcp.ValidateParamHeaderAnnotations(&mt); err != nil {
+				errs = append(errs, &Error{Server: sess.srv.cfg.name, Tool: wt.name, Op: "list tools", Kind: ErrProtocol, Err: err,
+					detail: "the tool is left out: its x-mcp-header annotations are invalid (SEP-2243): " + err.Error()})
 				continue
 			}
 			defs[wt.name] = &mt
@@ -92,7 +101,7 @@ func (sess *session) withHeaderDefs(tools []*wireTool) []*wireTool {
 		kept = append(kept, wt)
 	}
 	sess.toolDefs.Store(&defs)
-	return kept
+	return kept, errors.Join(errs...)
 }
 
 // serverInfoFromMeta reads the identity a 2026-07-28 server stamps on its

@@ -22,6 +22,8 @@ import (
 // interceptors and no handlers (a server's request for input interrupts the
 // call, as with a Client without an elicitation handler), and are never
 // reconnected. Their server is named by the name it reports, or "session".
+// A tool Client.Tools would leave out (invalid x-mcp-header annotations on
+// a 2026-07-28 HTTP session) fails the whole load, with an error naming it.
 func SessionTools(ctx context.Context, c *client.Client) ([]*Tool, error) {
 	if c == nil || c.GetTransport() == nil {
 		return nil, &Error{Server: "session", Op: "list tools", Kind: ErrConnect, detail: "no client"}

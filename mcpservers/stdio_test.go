@@ -1,11 +1,13 @@
 package mcpservers
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestStdioEnvironment(t *testing.T) {
@@ -108,5 +110,30 @@ func TestChildEnvironment(t *testing.T) {
 	}
 	if i, j := strings.Index(joined, "A=1"), strings.Index(joined, "B=2"); i < 0 || j < i {
 		t.Errorf("env = %v, want Env in key order", env)
+	}
+}
+
+// TestLoadContextDoesNotBoundTheProcess loads a stdio server's tools with a
+// context whose deadline then passes: the process must live on until
+// Close, so a later call is answered by the same one. (mcp-go kills the
+// child with the context given to Start.)
+func TestLoadContextDoesNotBoundTheProcess(t *testing.T) {
+	c := newCheckedClient(t, map[string]Connection{"docs": stdioServer("docs")}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	tools, err := c.Tools(ctx)
+	if err != nil {
+		t.Fatalf("Tools: %v", err)
+	}
+	whoami := byName(tools)["whoami"]
+	before := pidOf(t, whoami)
+	<-ctx.Done()
+	// Give a process bound to ctx time to be killed and reaped.
+	time.Sleep(300 * time.Millisecond)
+	if processGone(before) {
+		t.Fatalf("the server %d ended with the load's context", before)
+	}
+	if after := pidOf(t, whoami); after != before {
+		t.Errorf("the call went to process %d, not %d: the first ended with the load's context", after, before)
 	}
 }

@@ -99,17 +99,17 @@ func testBinary() string {
 }
 
 func runTestServer(mode string) int {
+	// A start-up delay stands in for a server that takes its time (npx
+	// fetching a package) without using the CPU.
+	if d, err := time.ParseDuration(os.Getenv("MCPSERVERS_DELAY")); err == nil {
+		time.Sleep(d)
+	}
 	switch mode {
 	case "docs":
 		if err := server.ServeStdio(newDocsServer()); err != nil {
 			return 1
 		}
 	case "many":
-		// A start-up delay stands in for a server that takes its time
-		// (npx fetching a package) without using the CPU.
-		if d, err := time.ParseDuration(os.Getenv("MCPSERVERS_DELAY")); err == nil {
-			time.Sleep(d)
-		}
 		n, _ := strconv.Atoi(os.Getenv("MCPSERVERS_TOOLS"))
 		limit, _ := strconv.Atoi(os.Getenv("MCPSERVERS_PAGE"))
 		if err := server.ServeStdio(newManyServer(n, limit)); err != nil {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -459,5 +460,64 @@ func TestToolsKeepTheirOwnCopies(t *testing.T) {
 	}
 	if got := echo.MCPRecord().Server.Args; !slices.Equal(got, []string{"-test.run=^$"}) {
 		t.Errorf("record args = %v, want the ones given to NewClient", got)
+	}
+}
+
+// TestToolsLoadsServersConcurrently loads servers that each take a while to
+// start: concurrently, that costs about one delay, not their sum.
+func TestToolsLoadsServersConcurrently(t *testing.T) {
+	const (
+		servers = 5
+		delay   = 600 * time.Millisecond
+	)
+	conns := map[string]Connection{}
+	for i := range servers {
+		conns[fmt.Sprintf("s%d", i)] = stdioServer("many", "MCPSERVERS_TOOLS", "3", "MCPSERVERS_DELAY", delay.String())
+	}
+	c := newCheckedClient(t, conns, &ClientOptions{PrefixToolNames: true})
+	start := time.Now()
+	tools, err := c.Tools(testCtx(t))
+	took := time.Since(start)
+	if err != nil {
+		t.Fatalf("Tools: %v", err)
+	}
+	if len(tools) != 3*servers {
+		t.Fatalf("%d tools, want %d", len(tools), 3*servers)
+	}
+	// Generous: one by one takes at least the sum.
+	if sum := servers * delay; took > sum*6/10 {
+		t.Errorf("Tools took %v over %d servers starting in %v each: more than 60%% of the %v one by one would take", took, servers, delay, sum)
+	}
+}
+
+// TestConcurrentToolsStartOneProcess calls Tools from several goroutines at
+// once on a fresh client of one slow-starting stdio server: they share one
+// connect, so exactly one process is started.
+func TestConcurrentToolsStartOneProcess(t *testing.T) {
+	c := newCheckedClient(t, map[string]Connection{"docs": stdioServer("docs", "MCPSERVERS_DELAY", "300ms")}, nil)
+	const callers = 8
+	results := make([][]*Tool, callers)
+	errs := make([]error, callers)
+	var wg sync.WaitGroup
+	for i := range callers {
+		wg.Go(func() { results[i], errs[i] = c.Tools(testCtx(t)) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("Tools (caller %d): %v", i, err)
+		}
+	}
+	if kids := childProcesses(); len(kids) != 1 {
+		t.Fatalf("child processes %v, want exactly one", kids)
+	}
+	pid := pidOf(t, byName(results[0])["whoami"])
+	for i, tools := range results {
+		if got := pidOf(t, byName(tools)["whoami"]); got != pid {
+			t.Errorf("caller %d's whoami runs in process %d, want %d", i, got, pid)
+		}
+	}
+	if kids := childProcesses(); len(kids) != 1 || kids[0] != pid {
+		t.Errorf("child processes %v, want only %d", kids, pid)
 	}
 }
