@@ -547,12 +547,12 @@ func (sess *session) send(ctx context.Context, method string, params json.RawMes
 	return resp.Result, nil
 }
 
-// rpcError is a JSON-RPC error the server answered with, its message
-// cleared of the connection's secrets.
+// rpcError is a JSON-RPC error the server answered with, its message and
+// the strings of its data cleared of the connection's secrets.
 func (sess *session) rpcError(d *mcp.JSONRPCErrorDetails) *RPCError {
 	e := &RPCError{Code: d.Code, Message: sess.srv.red.redact(d.Message)}
 	if d.Data != nil {
-		e.Data, _ = json.Marshal(d.Data)
+		e.Data, _ = json.Marshal(sess.srv.red.redactValue(d.Data))
 	}
 	return e
 }

@@ -107,7 +107,9 @@ func (e *Error) Unwrap() []error {
 type RPCError struct {
 	Code    int
 	Message string
-	Data    []byte // the error's data member as sent, or nil
+	// Data is the error's data member, or nil, with its strings cleared
+	// of the connection's secrets as Message is.
+	Data []byte
 }
 
 // Error returns the code and message. The message is the server's, with

@@ -163,6 +163,29 @@ func (r *redactor) redact(s string) string {
 	return s
 }
 
+// redactValue returns v, decoded JSON, with every string in it (member
+// names too) redacted: a server's error data may echo a credential as
+// well as its message.
+func (r *redactor) redactValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		return r.redact(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = r.redactValue(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[r.redact(k)] = r.redactValue(e)
+		}
+		return out
+	}
+	return v // numbers, booleans, null
+}
+
 // maxDetail bounds how much of a cause an error prints.
 const maxDetail = 300
 

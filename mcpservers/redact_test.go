@@ -66,8 +66,13 @@ func TestEchoedCredentialsAreRedacted(t *testing.T) {
 			t.Errorf("the server's message did not come through, redacted") // text may hold the secret
 		}
 		var rpc *RPCError
-		if errors.As(err, &rpc) {
-			noSecret(t, rpc.Error(), secret)
+		if !errors.As(err, &rpc) {
+			return // a failed connect's cause is text, checked above
+		}
+		noSecret(t, rpc.Error(), secret)
+		noSecret(t, string(rpc.Data), secret, strings.TrimPrefix(secret, "ghp_"))
+		if string(rpc.Data) != `"see [redacted]"` {
+			t.Errorf("Data is not the server's data, redacted") // it may hold the secret
 		}
 	}
 	for _, era := range []string{"", "2025-11-25"} {
@@ -88,6 +93,9 @@ func TestEchoedCredentialsAreRedacted(t *testing.T) {
 			tools := loadTools(t, c)
 			_, err := tools["echo"].Call(testCtx(t), nil)
 			wantKind(t, err, ErrServer, "api")
+			if !errors.As(err, new(*RPCError)) {
+				t.Fatal("a call's JSON-RPC error is not an *RPCError")
+			}
 			check(t, err, callSecret)
 		})
 	}
