@@ -60,7 +60,9 @@ func CheckArgs(pointer string, args []string) error {
 // appear: tokens of well-known formats, JWTs, PEM private keys and webhook
 // URLs (the token/* rules and their kin in Rules), in the text as written
 // and in its percent-decoded form (decoded once: key%3Dghp_… and ghp%5F…
-// are tokens). It is for free text a
+// are tokens), and in each base64 run of 40 or more characters that
+// decodes to text (a base64 token, or base64 JSON holding one); base64 is
+// read for those rules only. It is for free text a
 // definition records, such as a system prompt, a description or a
 // schema's strings, where CheckArgs' rules about flags, assignments and
 // URL parameters would misread prose. Each finding is a *refusals.Error at
@@ -68,6 +70,7 @@ func CheckArgs(pointer string, args []string) error {
 func CheckText(pointer, text string) error {
 	var f findings
 	scanTokensDecoded(text, f.add)
+	scanBase64Tokens(text, f.add)
 	if !f.any() {
 		return nil
 	}

@@ -2768,6 +2768,39 @@ func corpusTexts(g *corpusGen) []textCase {
 	ok("escaped placeholder", "Pass key%3Dghp_... or token%3D%3Cyour-token%3E.")
 	ok("escaped short prefix", "The redirect is %2Fdocs%2Fghp_setup and %2Fkey-value-store.")
 	ok("escaped uuid", "The workspace is %7B"+g.uuid()+"%7D.")
+
+	// Base64: a token inside base64 text (decision 34).
+	std := base64.StdEncoding.EncodeToString
+	raw := func(v string) string { return base64.RawURLEncoding.EncodeToString([]byte(v)) }
+	d("base64 of a token", "Decode "+std([]byte(g.tk("ghp")))+" and send it.")
+	d("base64 JSON with a token", "config: "+std([]byte(`{"githubToken":"`+g.tk("ghp")+`","org":"acme"}`)))
+	d("base64url JSON with a token, no padding", "Pass --config="+raw(`{"apiKey":"`+g.tk("openai_proj")+`"}`)+" to it.")
+	d("base64 kubeconfig with a service-account JWT", "kubeconfig:\n"+std([]byte("apiVersion: v1\nkind: Config\nusers:\n- name: ci\n  user:\n    token: "+g.jwtK8s()+"\n")))
+	d("base64 of a PEM private key", "key="+std([]byte(g.pem(privKey("RSA"), "\n", true))))
+	d("base64 of a slack webhook", "("+std([]byte(`{"webhook":"https://hooks.slack.com/services/T`+g.pick(csUpAlnum, 8)+"/B"+g.pick(csUpAlnum, 10)+"/"+g.pick(csAlnum, 24)+`"}`))+")")
+
+	png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), g.pick(csAlnum, 1)...)
+	for range 300 {
+		png = append(png, byte(g.r.IntN(256)))
+	}
+	svg := `<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24"><path d="M12 2L2 7l10 5 10-5-10-5zm0 13l-10-5v6l10 5 10-5v-6l-10 5z" fill="#336699"/></svg>`
+	sri := make([]byte, 48)
+	for i := range sri {
+		sri[i] = byte(g.r.IntN(256))
+	}
+	ok("base64 of a sentence", "The greeting is "+std([]byte("Hello, world! This is an ordinary test message for the tool."))+" in base64.")
+	ok("base64 JSON without a credential", "Example: "+std([]byte(`{"name":"acme-mcp","version":"1.2.0","tools":["search","fetch"]}`)))
+	ok("base64 JSON with a placeholder", "Set config to "+std([]byte(`{"token":"ghp_...","apiKey":"${API_KEY}","secret":"<your-secret>"}`))+".")
+	ok("base64 of a sentence about credentials", std([]byte("postgres://user:password@localhost/db is the URL's shape; set --api-key to your key.")))
+	ok("base64 JSON with a non-token key", "Or "+std([]byte(`{"apiKey":"abc123","password":"hunter2"}`))+": plain JSON of it is not judged either.")
+	ok("png data url", "Icon: data:image/png;base64,"+std(png))
+	ok("svg data url", `<img src="data:image/svg+xml;base64,`+std([]byte(svg))+`">`)
+	ok("hashes", "sha256 "+g.rb(csHex, 64)+", commit "+g.rb(csHex, 40)+", integrity sha384-"+std(sri)+".")
+	ok("uuids", "Workspace "+g.uuid()+" and project "+g.uuid()+" are linked.")
+	ok("long identifiers", "See AbstractSingletonProxyFactoryBeanConfigurationManager and /usr/local/lib/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js.")
+	ok("base64-looking words", "Words like Base64EncodedConfigurationValueForProductionUse, ThisIsNotBase64ButLooksLikeItVeryMuch and aGVsbG8 appear.")
+	ok("ssh public key", "Add ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI"+g.rb(csB64, 43)+" alice@laptop to authorized_keys.")
+	ok("base64 of an escaped URL", "Redirect: "+std([]byte("https://mcp.example.com/mcp?q=%2Fdocs%2Fghp_setup&r=100%25")))
 	return cs
 }
 
