@@ -26,7 +26,7 @@ func CheckURL(pointer, rawURL string) error {
 		// user:pass@host/db is not waved through.
 		checkURL("", rawURL, true, f.add)
 	}
-	scanTokens(rawURL, f.add)
+	scanTokensDecoded(rawURL, f.add)
 	scanAuthSchemes(rawURL, f.add)
 	scanBase64(rawURL, f.add) // ?config=<base64 JSON with the key in it>
 	scanRefDefaults(rawURL, f.addRefDefault)
@@ -58,14 +58,19 @@ func CheckArgs(pointer string, args []string) error {
 
 // CheckText refuses the credentials that are credentials wherever they
 // appear: tokens of well-known formats, JWTs, PEM private keys and webhook
-// URLs (the token/* rules and their kin in Rules). It is for free text a
+// URLs (the token/* rules and their kin in Rules), in the text as written
+// and in its percent-decoded form (decoded once: key%3Dghp_… and ghp%5F…
+// are tokens), and in each base64 run of 40 or more characters that
+// decodes to text (a base64 token, or base64 JSON holding one); base64 is
+// read for those rules only. It is for free text a
 // definition records, such as a system prompt, a description or a
 // schema's strings, where CheckArgs' rules about flags, assignments and
 // URL parameters would misread prose. Each finding is a *refusals.Error at
 // pointer; the result is nil or their refusals.Join.
 func CheckText(pointer, text string) error {
 	var f findings
-	scanTokens(text, f.add)
+	scanTokensDecoded(text, f.add)
+	scanBase64Tokens(text, f.add)
 	if !f.any() {
 		return nil
 	}
@@ -190,7 +195,7 @@ func (f *findings) flush(pointer string, errs *[]error) {
 // wholeScans are the scans that read a value as a whole string, wherever
 // in it a secret stands.
 func wholeScans(s string, f *findings) {
-	scanTokens(s, f.add)
+	scanTokensDecoded(s, f.add)
 	scanURLs(s, f.add)
 	scanAssignments(s, f.add)
 	scanAuthSchemes(s, f.add)

@@ -850,6 +850,8 @@ func corpusCases(g *corpusGen) []corpusCase {
 	corpusEscapedParams(b)
 	corpusEscapedParamsBenign(b)
 	corpusCloudFront(b)
+	corpusEncodedTokens(b)
+	corpusEncodedTokensBenign(b)
 	return b.cases
 }
 
@@ -2679,4 +2681,157 @@ func corpusCloudFront(b *corpusBuilder) {
 	b.u("cloudfront Expires alone", "https://d111111abcdef8.cloudfront.net/a.mp4?Expires=1767225600")
 	b.u("?policy=strict", "https://mcp.example.com/mcp?policy=strict&key-pair-id=default")
 	b.c("--key-pair-id flag", "npx", A("-y", "@acme/cdn-mcp", "--key-pair-id", "K"+g.rb(csUpAlnum, 13), "--policy", cfPolicy), "")
+}
+
+// pctFirst percent-encodes the i-th byte of a token, as %XX.
+func pctFirst(tok string, i int) string {
+	return tok[:i] + fmt.Sprintf("%%%02X", tok[i]) + tok[i+1:]
+}
+
+// corpusEncodedTokens: a token that only its percent-decoded form shows: set
+// apart from the word before it by an escaped separator (a%3Dghp_…,
+// %20ghp_…), or with a character of its prefix or body escaped (ghp%5F…,
+// g%68p_…, %73k-proj-…). A server decodes the value once and reads the
+// token (docs/secrets.md, decision 33).
+func corpusEncodedTokens(b *corpusBuilder) {
+	g := b.g
+	b.section("encoded-token")
+	b.u("?q=a%3Dghp_", X("http://h/mcp?q=a%3D"+g.tk("ghp")))
+	b.u("?q=x%20ghp_ (escaped space)", X("https://mcp.example.com/mcp?q=x%20"+g.tk("ghp")))
+	b.u("?q=ghp%5F", X("https://mcp.example.com/mcp?q="+pctFirst(g.tk("ghp"), 3)))
+	b.u("?q=ghp%5f lower hex", X("https://mcp.example.com/mcp?q="+strings.Replace(pctFirst(g.tk("ghp"), 3), "%5F", "%5f", 1)))
+	b.u("path g%68p_", X("https://mcp.example.com/mcp/"+pctFirst(g.tk("ghp"), 1)))
+	b.u("path %73k-proj-", X("https://mcp.example.com/mcp/"+pctFirst(g.tk("openai_proj"), 0)))
+	b.u("path x%2Fsk-ant- (escaped slash)", X("https://mcp.example.com/t/x%2F"+g.tk("anthropic")+"/mcp"))
+	b.u("escaped body character", X("https://mcp.example.com/sse?q="+pctFirst(g.tk("ghp"), 20)))
+	b.u("fragment x%3Dglpat-", X("https://mcp.example.com/mcp#x%3D"+g.tk("glpat")))
+	b.u("?q=x%3Dxoxb- slack", X("https://mcp.example.com/mcp?q=x%3D"+g.tk("xoxb")))
+	b.c("--a=b%3Dghp_", "npx", A("-y", "@acme/mcp", X("--a=b%3D"+g.tk("ghp"))), "")
+	b.c("%20ghp_ arg", "npx", A("-y", "@acme/mcp", X("%20"+g.tk("ghp"))), "")
+	b.c("ghp%5F arg", "npx", A("-y", "@acme/mcp", X(pctFirst(g.tk("ghp"), 3))), "")
+	b.c("g%68p_ arg after a flag", "npx", A("-y", "@acme/mcp", "--query", X(pctFirst(g.tk("ghp"), 1))), "")
+	b.c("mcp-remote url %73k-proj- path", "npx", A("-y", "mcp-remote", X("https://mcp.example.com/mcp/"+pctFirst(g.tk("openai_proj"), 0))), "")
+	b.c("AKIA in escaped query", "uvx", A("aws-mcp", X("--filter=owner%3D"+g.tk("akia"))), "")
+	b.c("x%3Dghp_ in the command", X("npx -y @acme/mcp --q=x%3D"+g.tk("ghp")), nil, "")
+	b.c("sh -c with %3Dghp_", "sh", A("-c", X("exec npx -y @acme/mcp --q=x%3D"+g.tk("ghp"))), "")
+}
+
+// corpusEncodedTokensBenign: escapes that decode to no token: placeholders,
+// words and identifiers that start like a token's prefix, and malformed
+// escapes.
+func corpusEncodedTokensBenign(b *corpusBuilder) {
+	g := b.g
+	b.section("benign-encoded-token")
+	for _, u := range []string{
+		"https://mcp.example.com/mcp?q=a%3Dghp_...",
+		"https://mcp.example.com/mcp?q=a%3Dghp_" + rep("x", 36),
+		"https://mcp.example.com/mcp?q=a%3Dghp_" + g.rb(csAlnum, 12),
+		"https://mcp.example.com/mcp?q=%73k-learn-model-selection",
+		"https://mcp.example.com/mcp?redirect=%2Fdocs%2Fghp_setup%2Fstep-two",
+		"https://mcp.example.com/mcp?q=100%25&r=%zz&s=%",
+		"https://mcp.example.com/mcp/%7B" + g.uuid() + "%7D",
+		"https://mcp.example.com/mcp?title=Caf%C3%A9%20sk-learn%20notes",
+		"https://mcp.example.com/mcp?q=%2Fkey-value-store%2Fsecret_sauce",
+		"https://mcp.example.com/mcp?sha=%3D" + g.rb(csHex, 40),
+	} {
+		b.u(u, u)
+	}
+	b.c("--a=b%3Dghp_...", "npx", A("-y", "@acme/mcp", "--a=b%3Dghp_..."), "")
+	b.c("%20sk-learn arg", "npx", A("-y", "@acme/mcp", "--query", "how%20to%20use%20sk-learn%20pipelines"), "")
+	b.c("escaped path arg", "npx", A("-y", "@acme/mcp", "/Users/me/My%20Documents/AKIA%20notes"), "")
+	b.c("escaped uuid arg", "npx", A("-y", "@acme/mcp", "--workspace=%7B"+g.uuid()+"%7D"), "")
+}
+
+// textCase is one text CheckText reads: a system prompt, a description.
+type textCase struct {
+	name, text string
+	dirty      bool
+}
+
+// corpusTexts: prose holding a credential only its encoded form shows
+// (refused), and prose with escapes, base64-looking words, hashes, UUIDs
+// and data URLs of images (accepted).
+func corpusTexts(g *corpusGen) []textCase {
+	b := &corpusBuilder{g: g}
+	b.section("text")
+	var cs []textCase
+	d := func(name, text string) { cs = append(cs, textCase{name, text, true}) }
+	ok := func(name, text string) { cs = append(cs, textCase{name, text, false}) }
+	d("key%3Dghp_", "Call it with key%3D"+g.tk("ghp")+" in the query.")
+	d("ghp%5F", "The token is "+pctFirst(g.tk("ghp"), 3)+".")
+	d("g%68p_", "Use g"+pctFirst(g.tk("ghp"), 1)[1:]+" to call it.")
+	d("url path %73k-proj-", "Endpoint: https://mcp.example.com/mcp/"+pctFirst(g.tk("openai_proj"), 0))
+	d("%20xoxb-", "Slack:%20"+g.tk("xoxb"))
+	d("escaped body character", "See "+pctFirst(g.tk("glpat"), 10)+" for access.")
+
+	ok("escaped prose", "Search for caf%C3%A9%20menus; use sk-learn%20pipelines; 100%25 done; %zz stays.")
+	ok("escaped placeholder", "Pass key%3Dghp_... or token%3D%3Cyour-token%3E.")
+	ok("escaped short prefix", "The redirect is %2Fdocs%2Fghp_setup and %2Fkey-value-store.")
+	ok("escaped uuid", "The workspace is %7B"+g.uuid()+"%7D.")
+
+	// Base64: a token inside base64 text (decision 34).
+	std := base64.StdEncoding.EncodeToString
+	raw := func(v string) string { return base64.RawURLEncoding.EncodeToString([]byte(v)) }
+	d("base64 of a token", "Decode "+std([]byte(g.tk("ghp")))+" and send it.")
+	d("base64 JSON with a token", "config: "+std([]byte(`{"githubToken":"`+g.tk("ghp")+`","org":"acme"}`)))
+	d("base64url JSON with a token, no padding", "Pass --config="+raw(`{"apiKey":"`+g.tk("openai_proj")+`"}`)+" to it.")
+	d("base64 kubeconfig with a service-account JWT", "kubeconfig:\n"+std([]byte("apiVersion: v1\nkind: Config\nusers:\n- name: ci\n  user:\n    token: "+g.jwtK8s()+"\n")))
+	d("base64 of a PEM private key", "key="+std([]byte(g.pem(privKey("RSA"), "\n", true))))
+	d("base64 of a slack webhook", "("+std([]byte(`{"webhook":"https://hooks.slack.com/services/T`+g.pick(csUpAlnum, 8)+"/B"+g.pick(csUpAlnum, 10)+"/"+g.pick(csAlnum, 24)+`"}`))+")")
+
+	png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), g.pick(csAlnum, 1)...)
+	for range 300 {
+		png = append(png, byte(g.r.IntN(256)))
+	}
+	svg := `<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24"><path d="M12 2L2 7l10 5 10-5-10-5zm0 13l-10-5v6l10 5 10-5v-6l-10 5z" fill="#336699"/></svg>`
+	sri := make([]byte, 48)
+	for i := range sri {
+		sri[i] = byte(g.r.IntN(256))
+	}
+	ok("base64 of a sentence", "The greeting is "+std([]byte("Hello, world! This is an ordinary test message for the tool."))+" in base64.")
+	ok("base64 JSON without a credential", "Example: "+std([]byte(`{"name":"acme-mcp","version":"1.2.0","tools":["search","fetch"]}`)))
+	ok("base64 JSON with a placeholder", "Set config to "+std([]byte(`{"token":"ghp_...","apiKey":"${API_KEY}","secret":"<your-secret>"}`))+".")
+	ok("base64 of a sentence about credentials", std([]byte("postgres://user:password@localhost/db is the URL's shape; set --api-key to your key.")))
+	ok("base64 JSON with a non-token key", "Or "+std([]byte(`{"apiKey":"abc123","password":"hunter2"}`))+": plain JSON of it is not judged either.")
+	ok("png data url", "Icon: data:image/png;base64,"+std(png))
+	ok("svg data url", `<img src="data:image/svg+xml;base64,`+std([]byte(svg))+`">`)
+	ok("hashes", "sha256 "+g.rb(csHex, 64)+", commit "+g.rb(csHex, 40)+", integrity sha384-"+std(sri)+".")
+	ok("uuids", "Workspace "+g.uuid()+" and project "+g.uuid()+" are linked.")
+	ok("long identifiers", "See AbstractSingletonProxyFactoryBeanConfigurationManager and /usr/local/lib/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js.")
+	ok("base64-looking words", "Words like Base64EncodedConfigurationValueForProductionUse, ThisIsNotBase64ButLooksLikeItVeryMuch and aGVsbG8 appear.")
+	ok("ssh public key", "Add ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI"+g.rb(csB64, 43)+" alice@laptop to authorized_keys.")
+	ok("base64 of an escaped URL", "Redirect: "+std([]byte("https://mcp.example.com/mcp?q=%2Fdocs%2Fghp_setup&r=100%25")))
+	return cs
+}
+
+// TestCorpusText runs corpusTexts through CheckText: every dirty text is
+// refused at its pointer, no clean one is, and no message quotes anything.
+func TestCorpusText(t *testing.T) {
+	g := newCorpusGen()
+	cases := corpusTexts(g)
+	var planted, found, benign, fp int
+	for _, c := range cases {
+		err := secrets.CheckText("/systemPrompt", c.text)
+		corpusLeaks(t, g, corpusCase{name: c.name, args: []string{c.text}}, []error{err})
+		for _, r := range refusals.All(err) {
+			if r.Pointer != "/systemPrompt" {
+				t.Errorf("%s: refusal at %q", c.name, r.Pointer)
+			}
+		}
+		if c.dirty {
+			planted++
+			if err != nil {
+				found++
+			} else {
+				t.Errorf("MISS [text] %s: %s", c.name, g.show(c.text))
+			}
+		} else {
+			benign++
+			if err != nil {
+				fp++
+				t.Errorf("FALSE POSITIVE [text] %s: %s: %v", c.name, g.show(c.text), err)
+			}
+		}
+	}
+	t.Logf("text: recall %d/%d, false positives %d of %d benign texts", found, planted, fp, benign)
 }

@@ -135,3 +135,78 @@ func basicPair(t []byte) bool {
 	}
 	return true
 }
+
+// percentDecoded returns s with each well-formed %XX escape decoded, once,
+// and reports whether there was one. A malformed escape (%zz, a '%' near
+// the end) is left as written, and so is what a decoded '%' starts
+// (%2567 decodes to %67, not to g): a server decodes a value once. The
+// result is only scanned, never printed.
+func percentDecoded(s string) (string, bool) {
+	i := strings.IndexByte(s, '%')
+	for i >= 0 && !escapeAt(s, i) {
+		j := strings.IndexByte(s[i+1:], '%')
+		if j < 0 {
+			return "", false
+		}
+		i += 1 + j
+	}
+	if i < 0 {
+		return "", false
+	}
+	buf := make([]byte, 0, len(s))
+	buf = append(buf, s[:i]...)
+	for ; i < len(s); i++ {
+		if s[i] == '%' && escapeAt(s, i) {
+			buf = append(buf, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		buf = append(buf, s[i])
+	}
+	return string(buf), true
+}
+
+func escapeAt(s string, i int) bool {
+	return i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2])
+}
+
+// scanTokensDecoded runs scanTokens on s and, if s holds percent escapes,
+// on its decoded form too: a token written %67hp_… or ghp%5F…, or one that
+// a decoded separator sets apart (a%3Dghp_…, %20ghp_…), is a token to the
+// server that decodes it.
+func scanTokensDecoded(s string, found func(rule)) {
+	scanTokens(s, found)
+	if d, ok := percentDecoded(s); ok {
+		scanTokens(d, found)
+	}
+}
+
+// scanBase64Tokens is scanBase64 for prose (CheckText): each long base64
+// run that decodes to text is scanned for tokens only, the rules CheckText
+// applies to plain text, so that encoding a sentence never makes it more
+// refused than writing it out. Short user:password runs are not judged:
+// CheckText does not judge Basic credentials in plain text either.
+func scanBase64Tokens(s string, found func(rule)) {
+	for i := 0; i < len(s); {
+		if !isBase64Char(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isBase64Char(s[j]) && s[j] != '=' {
+			j++
+		}
+		for k := 0; k < 2 && j < len(s) && s[j] == '='; k++ {
+			j++
+		}
+		if run := s[i:j]; len(run) >= minBase64 {
+			if len(run) > maxBase64 {
+				run = run[:maxBase64]
+			}
+			if text, ok := decodeText(run); ok {
+				scanTokens(text, found)
+			}
+		}
+		i = j
+	}
+}
