@@ -20,8 +20,18 @@ import (
 // they are printed: see clean.
 const (
 	tailLines   = 10  // lines kept per server
-	tailLineMax = 300 // bytes kept of a line
+	tailLineMax = 300 // bytes shown of a line, once cleaned
+	// rawLineMax bytes of a line are kept until it is cleaned: a line is
+	// cleaned whole and only then cut to tailLineMax, so that a value
+	// straddling the cut is found whole.
+	rawLineMax = 16 << 10
 )
+
+// rawLine is a line as a server wrote it, and whether it was cut.
+type rawLine struct {
+	s   string
+	cut bool
+}
 
 // stderrTail receives what stdio servers write to their standard error,
 // as mcpservers.ClientOptions.Stderr sends it ("[<server>] " before each
@@ -30,7 +40,7 @@ const (
 type stderrTail struct {
 	mu      sync.Mutex
 	names   []string // the servers, longest first, to match prefixes
-	lines   map[string][]string
+	lines   map[string][]rawLine
 	partial []byte // an unfinished line
 	last    string // the server of the last line, for a line too long to carry its prefix
 }
@@ -39,7 +49,7 @@ func newStderrTail(servers []string) *stderrTail {
 	names := slices.Clone(servers)
 	// Longest first, so that a server named "a] b" wins over "a".
 	slices.SortStableFunc(names, longestFirst)
-	return &stderrTail{names: names, lines: map[string][]string{}}
+	return &stderrTail{names: names, lines: map[string][]rawLine{}}
 }
 
 func (t *stderrTail) Write(p []byte) (int, error) {
@@ -51,7 +61,7 @@ func (t *stderrTail) Write(p []byte) (int, error) {
 		if i < 0 {
 			// Keep no more of an unfinished line than a line's worth,
 			// plus room for the prefix.
-			room := tailLineMax + 64 + len(t.longest()) - len(t.partial)
+			room := rawLineMax + 64 + len(t.longest()) - len(t.partial)
 			t.partial = append(t.partial, p[:max(0, min(len(p), room))]...)
 			break
 		}
@@ -83,15 +93,11 @@ func (t *stderrTail) add(line []byte) {
 		return
 	}
 	t.last = server
-	s := strings.TrimRight(string(line), "\r")
-	if len(s) > tailLineMax {
-		n := tailLineMax
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s = s[:n] + "..."
+	l := rawLine{s: strings.TrimRight(string(line), "\r")}
+	if len(l.s) > rawLineMax {
+		l.s, l.cut = l.s[:rawLineMax], true
 	}
-	ls := append(t.lines[server], strings.ToValidUTF8(s, "\uFFFD"))
+	ls := append(t.lines[server], l)
 	if len(ls) > tailLines {
 		ls = ls[len(ls)-tailLines:]
 	}
@@ -112,12 +118,49 @@ func (t *stderrTail) Tail(server string, r *redactor) []string {
 	lines := t.lines[server]
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
-		if strings.TrimSpace(l) == "" {
+		if strings.TrimSpace(l.s) == "" {
 			continue
 		}
-		out = append(out, r.clean(l))
+		s := l.s
+		if l.cut {
+			s = r.trimCut(s)
+		}
+		out = append(out, strings.ToValidUTF8(shorten(r.clean(s), l.cut), "\uFFFD"))
 	}
 	return out
+}
+
+// shorten cuts a cleaned line to tailLineMax bytes, at the start of a
+// character and never inside a mark, with "..." when anything is cut.
+func shorten(s string, cut bool) string {
+	if len(s) <= tailLineMax {
+		if cut {
+			return s + "..."
+		}
+		return s
+	}
+	n := tailLineMax
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	if j := strings.LastIndex(s[:n], "<"); j >= 0 && j+len(redactedMark) > n && strings.HasPrefix(s[j:], redactedMark) {
+		n = j
+	}
+	return s[:n] + "..."
+}
+
+// trimCut drops from the end of s, a line cut short, any beginning of a
+// value: too short to be found, it is the start of one.
+func (r *redactor) trimCut(s string) string {
+	for _, v := range r.values {
+		for k := min(len(v)-1, len(s)); k > 0; k-- {
+			if strings.HasSuffix(s, v[:k]) {
+				s = s[:len(s)-k]
+				break
+			}
+		}
+	}
+	return s
 }
 
 // redactor cleans text a server wrote, or an error that may quote what a

@@ -56,7 +56,7 @@ func TestStderrTailBounded(t *testing.T) {
 	for range 64 { // 4 MiB without a newline
 		_, _ = io.WriteString(tail, chunk)
 	}
-	if len(tail.partial) > tailLineMax+64+1 {
+	if len(tail.partial) > rawLineMax+64+1 {
 		t.Errorf("an unfinished line grew to %d bytes", len(tail.partial))
 	}
 	got := tail.Tail("s", newRedactor(nil))
@@ -160,4 +160,27 @@ func gluedToWord(format string) bool {
 		i += 2 + j
 	}
 	return false
+}
+
+// A line cut at rawLineMax before it is cleaned loses any beginning of a
+// value it ends with; a line cleaned then cut to tailLineMax never ends
+// inside a mark.
+func TestStderrTailCuts(t *testing.T) {
+	given := "given-" + strings.Repeat("7", 20)
+	red := newRedactor([]string{given})
+	tail := newStderrTail([]string{"s"})
+	_, _ = io.WriteString(tail, "[s] "+strings.Repeat(given+" ", (rawLineMax-5)/len(given+" "))+"x"+given[:5]+"\n")
+	got := tail.Tail("s", red)
+	if len(got) != 1 || strings.Contains(got[0], given[:5]) || strings.Contains(got[0], withheldLine) {
+		t.Errorf("tail of a line cut raw = %q", got)
+	}
+	if s := red.trimCut("ok x" + given[:5]); s != "ok x" {
+		t.Errorf("trimCut = %q", s)
+	}
+	for pad := tailLineMax - len(redactedMark); pad <= tailLineMax; pad++ {
+		s := shorten(strings.Repeat("y", pad)+redactedMark+" tail", false)
+		if m := strings.TrimSuffix(s, "..."); strings.HasSuffix(m, "<") || strings.Contains(m, "<") && !strings.HasSuffix(m, redactedMark) {
+			t.Errorf("pad %d: cut inside the mark: %q", pad, s[len(s)-16:])
+		}
+	}
 }
