@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,7 +82,55 @@ func TestStderrTailCutAfterRedaction(t *testing.T) {
 	for _, out := range []string{text, js} {
 		assertNoPiece(t, out, secret, 4)
 		if !strings.Contains(out, "cfg "+strings.Repeat("x", 290)+" ...") && !strings.Contains(out, "cfg "+strings.Repeat("x", 290)+" <redacted>") {
-			t.Errorf("the cut line is not the cleaned line cut:\n%s", out)
+			t.Errorf("the cut line is not the cleaned line cut (%d bytes of output)", len(out))
 		}
 	}
+}
+
+// Forms of a secret a server may print, other than the secret itself,
+// are redacted on stderr and in --json: percent-encoded, JSON-escaped,
+// upper-cased, a prefix, halves on two lines.
+func TestStderrTransformedSecrets(t *testing.T) {
+	secret := fakePassword("forms", 33)
+	if !strings.ContainsAny(secret, "&/") {
+		t.Fatal("the generated secret has nothing an encoding changes")
+	}
+	jsonEsc := strings.ReplaceAll(strings.Trim(mustJSON(t, secret), `"`), "/", `\/`)
+	forms := []struct{ name, before, printed, after string }{
+		{"query-escaped", "bad value ", url.QueryEscape(secret), " rejected"},
+		{"path-escaped", "bad value ", url.PathEscape(secret), " rejected"},
+		{"json-escaped", `{"error":"bad value `, jsonEsc, `"}`},
+		{"upper-cased", "bad value ", strings.ToUpper(secret), " rejected"},
+		{"prefix", "using key ", secret[:20], "..."},
+		{"halves", "part one ", secret[:17], "\n" + "part two " + secret[17:]},
+	}
+	for _, f := range forms {
+		t.Run(f.name, func(t *testing.T) {
+			if strings.Contains(f.printed, secret) {
+				t.Fatal("the form holds the secret itself")
+			}
+			// One shell word, quoted for sh.
+			word := "'" + strings.ReplaceAll(f.before+f.printed+f.after, "'", `'\''`) + "'"
+			text, js := failWithStderr(t, secret, word)
+			for _, out := range []string{text, js} {
+				assertNoPiece(t, out, secret, 12)
+				assertNoPiece(t, out, f.printed, 12)
+				if !strings.Contains(out, f.before+"<redacted>") || strings.Contains(out, withheldLine) {
+					t.Errorf("not redacted in place (%d bytes of output)", len(out))
+				}
+				if strings.Contains(f.after, "part two") && !strings.Contains(out, "part two <redacted>") {
+					t.Errorf("second half not redacted in place (%d bytes of output)", len(out))
+				}
+			}
+		})
+	}
+}
+
+func mustJSON(t *testing.T, s string) string {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
