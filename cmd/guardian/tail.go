@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,8 +22,18 @@ import (
 // they are printed: see clean.
 const (
 	tailLines   = 10  // lines kept per server
-	tailLineMax = 300 // bytes kept of a line
+	tailLineMax = 300 // bytes shown of a line, once cleaned
+	// rawLineMax bytes of a line are kept until it is cleaned: a line is
+	// cleaned whole and only then cut to tailLineMax, so that a value
+	// straddling the cut is found whole.
+	rawLineMax = 16 << 10
 )
+
+// rawLine is a line as a server wrote it, and whether it was cut.
+type rawLine struct {
+	s   string
+	cut bool
+}
 
 // stderrTail receives what stdio servers write to their standard error,
 // as mcpservers.ClientOptions.Stderr sends it ("[<server>] " before each
@@ -30,7 +42,7 @@ const (
 type stderrTail struct {
 	mu      sync.Mutex
 	names   []string // the servers, longest first, to match prefixes
-	lines   map[string][]string
+	lines   map[string][]rawLine
 	partial []byte // an unfinished line
 	last    string // the server of the last line, for a line too long to carry its prefix
 }
@@ -39,7 +51,7 @@ func newStderrTail(servers []string) *stderrTail {
 	names := slices.Clone(servers)
 	// Longest first, so that a server named "a] b" wins over "a".
 	slices.SortStableFunc(names, longestFirst)
-	return &stderrTail{names: names, lines: map[string][]string{}}
+	return &stderrTail{names: names, lines: map[string][]rawLine{}}
 }
 
 func (t *stderrTail) Write(p []byte) (int, error) {
@@ -51,7 +63,7 @@ func (t *stderrTail) Write(p []byte) (int, error) {
 		if i < 0 {
 			// Keep no more of an unfinished line than a line's worth,
 			// plus room for the prefix.
-			room := tailLineMax + 64 + len(t.longest()) - len(t.partial)
+			room := rawLineMax + 64 + len(t.longest()) - len(t.partial)
 			t.partial = append(t.partial, p[:max(0, min(len(p), room))]...)
 			break
 		}
@@ -83,15 +95,11 @@ func (t *stderrTail) add(line []byte) {
 		return
 	}
 	t.last = server
-	s := strings.TrimRight(string(line), "\r")
-	if len(s) > tailLineMax {
-		n := tailLineMax
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s = s[:n] + "..."
+	l := rawLine{s: strings.TrimRight(string(line), "\r")}
+	if len(l.s) > rawLineMax {
+		l.s, l.cut = l.s[:rawLineMax], true
 	}
-	ls := append(t.lines[server], strings.ToValidUTF8(s, "\uFFFD"))
+	ls := append(t.lines[server], l)
 	if len(ls) > tailLines {
 		ls = ls[len(ls)-tailLines:]
 	}
@@ -112,23 +120,63 @@ func (t *stderrTail) Tail(server string, r *redactor) []string {
 	lines := t.lines[server]
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
-		if strings.TrimSpace(l) == "" {
+		if strings.TrimSpace(l.s) == "" {
 			continue
 		}
-		out = append(out, r.clean(l))
+		s := l.s
+		if l.cut {
+			s = r.trimCut(s)
+		}
+		out = append(out, strings.ToValidUTF8(shorten(r.clean(s), l.cut), "\uFFFD"))
 	}
 	return out
 }
 
+// shorten cuts a cleaned line to tailLineMax bytes, at the start of a
+// character and never inside a mark, with "..." when anything is cut.
+func shorten(s string, cut bool) string {
+	if len(s) <= tailLineMax {
+		if cut {
+			return s + "..."
+		}
+		return s
+	}
+	n := tailLineMax
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	if j := strings.LastIndex(s[:n], "<"); j >= 0 && j+len(redactedMark) > n && strings.HasPrefix(s[j:], redactedMark) {
+		n = j
+	}
+	return s[:n] + "..."
+}
+
 // redactor cleans text a server wrote, or an error that may quote what a
 // server was given, before it is printed.
+//
+// A value is found in the forms a server may print it in: as given,
+// upper- or lower-cased, percent-encoded (url.QueryEscape, url.PathEscape),
+// JSON-escaped (with and without HTML escapes, "/" as "\/"), all matched
+// without regard to ASCII case. A value of windowSecret bytes or more is
+// also found in part: any run of windowLen bytes of one of its forms (a
+// prefix, a half on a line of its own) is removed. The windows are kept in
+// a map and looked up once per position of the text, so the work is linear
+// in the text.
 type redactor struct {
-	values []string // the values used to connect: env, headers, resolved references
+	values   []string            // the values used to connect: env, headers, resolved references
+	needles  []string            // folded forms of the values shorter than windowSecret
+	windows  map[string]struct{} // folded windowLen-byte runs of the forms of longer values
+	variants []string            // every folded form, for a line cut short
 }
 
 // minSecret is the shortest value redacted: shorter ones ("1", "true")
 // would mangle every line and are no credential.
 const minSecret = 6
+
+const (
+	windowSecret = 16 // values this long are also redacted in part
+	windowLen    = 12 // the shortest part of one redacted
+)
 
 const (
 	// redactedMark stands for a removed value. It is a placeholder the
@@ -139,17 +187,151 @@ const (
 )
 
 func newRedactor(values []string) *redactor {
-	r := &redactor{}
+	r := &redactor{windows: map[string]struct{}{}}
 	seen := map[string]bool{}
+	forms := map[string]bool{}
 	for _, v := range values {
-		if len(v) >= minSecret && !seen[v] {
-			seen[v] = true
-			r.values = append(r.values, v)
+		if len(v) < minSecret || seen[v] {
+			continue
+		}
+		seen[v] = true
+		r.values = append(r.values, v)
+		for _, f := range secretForms(v) {
+			f = foldASCII(f)
+			if forms[f] {
+				continue
+			}
+			forms[f] = true
+			r.variants = append(r.variants, f)
+			if len(f) < windowSecret {
+				r.needles = append(r.needles, f)
+				continue
+			}
+			for i := 0; i+windowLen <= len(f); i++ {
+				r.windows[f[i:i+windowLen]] = struct{}{}
+			}
 		}
 	}
 	// Longest first, so that a value containing another goes whole.
 	slices.SortStableFunc(r.values, longestFirst)
+	slices.SortStableFunc(r.needles, longestFirst)
 	return r
+}
+
+// secretForms returns v in the forms a server may print it in.
+func secretForms(v string) []string {
+	var out []string
+	for _, b := range []string{v, strings.ToUpper(v), strings.ToLower(v)} {
+		out = append(out, b, url.QueryEscape(b), url.PathEscape(b))
+		for _, html := range []bool{true, false} {
+			j := jsonEscape(b, html)
+			out = append(out, j, strings.ReplaceAll(j, "/", `\/`))
+		}
+	}
+	return out
+}
+
+// jsonEscape returns s as a JSON string holds it, without the quotes.
+func jsonEscape(s string, html bool) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(html)
+	_ = enc.Encode(s)
+	out := strings.TrimSuffix(b.String(), "\n")
+	return strings.TrimSuffix(strings.TrimPrefix(out, `"`), `"`)
+}
+
+// foldASCII lower-cases the ASCII letters of s, keeping every byte where
+// it is.
+func foldASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; 'A' <= c && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// spans returns the merged byte ranges of s that hold a value, a form of
+// one, or a windowLen-byte run of one.
+func (r *redactor) spans(s string) [][2]int {
+	if len(r.needles) == 0 && len(r.windows) == 0 {
+		return nil
+	}
+	f := foldASCII(s)
+	var sp [][2]int
+	if len(r.windows) > 0 {
+		for i := 0; i+windowLen <= len(f); i++ {
+			if _, ok := r.windows[f[i:i+windowLen]]; ok {
+				if n := len(sp); n > 0 && sp[n-1][1] >= i {
+					sp[n-1][1] = i + windowLen
+				} else {
+					sp = append(sp, [2]int{i, i + windowLen})
+				}
+			}
+		}
+	}
+	for _, nd := range r.needles {
+		for off := 0; ; {
+			j := strings.Index(f[off:], nd)
+			if j < 0 {
+				break
+			}
+			sp = append(sp, [2]int{off + j, off + j + len(nd)})
+			off += j + 1
+		}
+	}
+	if len(r.needles) == 0 {
+		return sp
+	}
+	slices.SortFunc(sp, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	merged := sp[:0]
+	for _, x := range sp {
+		if n := len(merged); n > 0 && merged[n-1][1] >= x[0] {
+			merged[n-1][1] = max(merged[n-1][1], x[1])
+		} else {
+			merged = append(merged, x)
+		}
+	}
+	return merged
+}
+
+// replace returns s with every span of a value replaced by the mark.
+func (r *redactor) replace(s string) string {
+	sp := r.spans(s)
+	if len(sp) == 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, x := range sp {
+		b.WriteString(s[last:x[0]])
+		b.WriteString(redactedMark)
+		last = x[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// trimCut drops from the end of s, a line cut short, any beginning of a
+// form of a value: too short to be found, it is the start of one.
+func (r *redactor) trimCut(s string) string {
+	f := foldASCII(s)
+	for _, v := range r.variants {
+		for k := min(len(v)-1, len(f)); k > 0; k-- {
+			if strings.HasSuffix(f, v[:k]) {
+				f, s = f[:len(f)-k], s[:len(s)-k]
+				break
+			}
+		}
+	}
+	return s
 }
 
 // clean returns s with every value the connection was given replaced,
@@ -157,9 +339,7 @@ func newRedactor(values []string) *redactor {
 // note saying so) when what is left still looks like it holds a
 // credential, or still holds a value.
 func (r *redactor) clean(s string) string {
-	for _, v := range r.values {
-		s = strings.ReplaceAll(s, v, redactedMark)
-	}
+	s = r.replace(s)
 	words := strings.Fields(s)
 	if err := secrets.CheckArgs("", words); err != nil {
 		for _, f := range refusals.All(err) {
@@ -186,10 +366,8 @@ func (r *redactor) clean(s string) string {
 	if secrets.CheckArgs("", []string{s}) != nil {
 		return withheldLine
 	}
-	for _, v := range r.values {
-		if strings.Contains(s, v) {
-			return withheldLine
-		}
+	if len(r.spans(s)) > 0 {
+		return withheldLine
 	}
 	return s
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -56,7 +58,7 @@ func TestStderrTailBounded(t *testing.T) {
 	for range 64 { // 4 MiB without a newline
 		_, _ = io.WriteString(tail, chunk)
 	}
-	if len(tail.partial) > tailLineMax+64+1 {
+	if len(tail.partial) > rawLineMax+64+1 {
 		t.Errorf("an unfinished line grew to %d bytes", len(tail.partial))
 	}
 	got := tail.Tail("s", newRedactor(nil))
@@ -88,8 +90,8 @@ func TestRedactorClean(t *testing.T) {
 	}
 }
 
-// FuzzRedactorClean: whatever a server writes around a value it was given,
-// or around a token standing as a word of its own, the cleaned line holds
+// FuzzRedactorClean: whatever a server writes around a value it was given
+// (as given, upper-cased or percent-encoded), or around a token standing as a word of its own, the cleaned line holds
 // neither, and cleaning never panics. (A token glued to letters or digits,
 // "xghp_...", is another word, which the token rules rightly do not match.)
 func FuzzRedactorClean(f *testing.F) {
@@ -99,13 +101,14 @@ func FuzzRedactorClean(f *testing.F) {
 	token := fakeToken("f")
 	f.Fuzz(func(t *testing.T, format, given string) {
 		red := newRedactor([]string{given})
-		for _, secret := range []string{given, token} {
+		for _, secret := range []string{given, strings.ToUpper(given), url.QueryEscape(given), token} {
 			line := strings.ReplaceAll(format, "%s", secret)
 			if secret == token && gluedToWord(format) {
 				continue
 			}
 			got := red.clean(line)
-			if len(secret) >= minSecret && strings.Contains(format, "%s") && strings.Contains(got, secret) {
+			known := secret == token || len(given) >= minSecret && len(secret) >= minSecret
+			if known && strings.Contains(format, "%s") && strings.Contains(got, secret) {
 				t.Fatalf("clean(%q) = %q kept the secret", line, got)
 			}
 		}
@@ -160,4 +163,71 @@ func gluedToWord(format string) bool {
 		i += 2 + j
 	}
 	return false
+}
+
+// A line cut at rawLineMax before it is cleaned loses any beginning of a
+// value it ends with; a line cleaned then cut to tailLineMax never ends
+// inside a mark.
+func TestStderrTailCuts(t *testing.T) {
+	given := "given-" + strings.Repeat("7", 20)
+	red := newRedactor([]string{given})
+	tail := newStderrTail([]string{"s"})
+	_, _ = io.WriteString(tail, "[s] "+strings.Repeat(given+" ", (rawLineMax-5)/len(given+" "))+"x"+given[:5]+"\n")
+	got := tail.Tail("s", red)
+	if len(got) != 1 || strings.Contains(got[0], given[:5]) || strings.Contains(got[0], withheldLine) {
+		t.Errorf("tail of a line cut raw = %q", got)
+	}
+	if s := red.trimCut("ok x" + given[:5]); s != "ok x" {
+		t.Errorf("trimCut = %q", s)
+	}
+	for pad := tailLineMax - len(redactedMark); pad <= tailLineMax; pad++ {
+		s := shorten(strings.Repeat("y", pad)+redactedMark+" tail", false)
+		if m := strings.TrimSuffix(s, "..."); strings.HasSuffix(m, "<") || strings.Contains(m, "<") && !strings.HasSuffix(m, redactedMark) {
+			t.Errorf("pad %d: cut inside the mark: %q", pad, s[len(s)-16:])
+		}
+	}
+}
+
+// Each form of a value the redactor knows is found, in an error reason as
+// in a stderr line: escaped, in another case, in part. Short values are
+// found whole in any case, not in part.
+func TestRedactorForms(t *testing.T) {
+	secret := fakePassword("unit", 33)
+	short := "Pin&" + strings.Repeat("Q", 6)
+	red := newRedactor([]string{secret, short})
+	for i, in := range []string{
+		"x " + url.QueryEscape(secret) + " y",
+		"x " + strings.ToLower(url.QueryEscape(secret)) + " y",
+		"x " + url.PathEscape(secret) + " y",
+		"x " + strings.Trim(mustJSON(t, secret), `"`) + " y",
+		"x " + strings.ReplaceAll(strings.Trim(mustJSON(t, secret), `"`), "/", `\/`) + " y",
+		"x " + strings.ToUpper(secret) + " y",
+		"x " + secret[:12] + " y",
+		"x " + secret[21:] + " y",
+		"x " + strings.ToLower(short) + " y",
+		"x " + url.QueryEscape(short) + " y",
+	} {
+		if got := red.clean(in); got != "x <redacted> y" {
+			t.Errorf("form #%d not redacted (%d bytes left)", i, len(got))
+		}
+	}
+	if got := red.clean("x " + secret[:11] + " y"); got != "x "+secret[:11]+" y" {
+		t.Errorf("an 11-byte piece was changed")
+	}
+	if got := red.clean("x " + short[:8] + " y"); got != "x "+short[:8]+" y" {
+		t.Errorf("a piece of a short value was changed")
+	}
+}
+
+// A megabyte of text, every position a near miss of a window, is cleaned
+// in time linear in its length.
+func TestRedactorLinear(t *testing.T) {
+	secret := fakePassword("lin", 64)
+	red := newRedactor([]string{secret})
+	s := strings.Repeat(secret[:11]+"~", (1<<20)/12)
+	start := time.Now()
+	_ = red.spans(s)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("a megabyte took %v", d)
+	}
 }
