@@ -15,6 +15,17 @@ import (
 	"github.com/guardian-agent/guardian-go/refusals"
 )
 
+// Limits that keep every document Build writes one that Parse reads: the
+// strict reader bounds nesting (512 levels), and a tool's schema sits
+// inside the document's own nesting, which sub-agents deepen.
+const (
+	// MaxSubAgentDepth is how deep sub-agents may nest.
+	MaxSubAgentDepth = 32
+	// MaxJSONDepth is how deep a tool's schemas and annotations may nest:
+	// what the document's nesting leaves at the deepest sub-agent.
+	MaxJSONDepth = canonjson.MaxDepth - 4 - 2*(MaxSubAgentDepth+1)
+)
+
 // Build records the agent a and returns its definition, or refuses: every
 // problem found, as *refusals.Error values joined by refusals.Join and
 // sorted by pointer. It never returns a partial definition.
@@ -33,6 +44,7 @@ func Build(a *Agent, opts *Options) (*Definition, error) {
 		return nil, &refusals.Error{Kind: refusals.ErrInvalid, Rule: "agent-nil", Fix: "pass the *Agent to record"}
 	}
 	b := &builder{fp: fp, visiting: map[*Agent]bool{}, walk: newWalker(), seed: maphash.MakeSeed(), cache: opts.Cache}
+	b.parser.MaxDepth = MaxJSONDepth
 	rec, idx := b.agent(a, "")
 	rec.FormatVersion = FormatVersion
 	d, err := finish(rec, idx, opts.Exclude, fp, b.errs)
@@ -108,6 +120,11 @@ func (b *builder) agent(a *Agent, base string) (*AgentRecord, *agentIndex) {
 	idx := &agentIndex{tools: map[string]int{}}
 	if b.visiting[a] {
 		b.refuse(refusals.ErrInvalid, base, "sub-agent-cycle", a.Name, "the agent is its own sub-agent", "give each sub-agent once")
+		return rec, idx
+	}
+	if len(b.visiting) > MaxSubAgentDepth {
+		b.refuse(refusals.ErrInvalid, base, "sub-agent-too-deep", a.Name,
+			"sub-agents nest more than "+strconv.Itoa(MaxSubAgentDepth)+" deep", "flatten the agent's sub-agents")
 		return rec, idx
 	}
 	b.visiting[a] = true

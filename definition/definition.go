@@ -55,8 +55,11 @@ type agentIndex struct {
 // later exports return the same bytes. Build's documents are valid by
 // construction, so the error, *refusals.Error values of kind
 // refusals.ErrInvalid, would mean a bug in this package; the check runs
-// all the same.
+// all the same. A nil Definition has no document: ErrInvalid.
 func (d *Definition) Document() ([]byte, error) {
+	if d == nil {
+		return nil, errNilDefinition
+	}
 	d.export()
 	if d.exportErr != nil {
 		return nil, d.exportErr
@@ -66,8 +69,11 @@ func (d *Definition) Document() ([]byte, error) {
 
 // Digest returns "blake3:<64 hex>", the BLAKE3-256 hash of Document's bytes
 // (so `b3sum` reproduces it). It changes if and only if the document does.
-// It is "" when Document returns an error.
+// It is "" when Document returns an error, and for a nil Definition.
 func (d *Definition) Digest() string {
+	if d == nil {
+		return ""
+	}
 	d.export()
 	return d.digest
 }
@@ -95,6 +101,9 @@ func (d *Definition) Record() *AgentRecord { return d.rec().clone() }
 // everything it reads, and FuzzParse holds them together), so decoding
 // cannot fail; were it to, the record would be empty rather than wrong.
 func (d *Definition) rec() *AgentRecord {
+	if d == nil {
+		return &AgentRecord{}
+	}
 	d.recordOnce.Do(func() {
 		if d.record != nil {
 			return
@@ -130,6 +139,9 @@ func finish(rec *AgentRecord, idx *agentIndex, exclude []string, fp *fingerprint
 	setPointers(idx, "")
 	return d, nil
 }
+
+// errNilDefinition is what a nil *Definition's methods return.
+var errNilDefinition = &refusals.Error{Kind: refusals.ErrInvalid, Rule: "definition-nil", Fix: "use the Definition that Build or Parse returned"}
 
 func digestOf(doc []byte) string {
 	sum := blake3.Sum256(doc)

@@ -87,13 +87,20 @@ func (c Change) String() string {
 
 // Diff reports how new differs from old, tool by tool and server by
 // server, in a fixed order: by agent, then servers, then tools, each by
-// name. Two definitions with equal digests have no changes.
+// name. Two definitions with equal digests have no changes. A nil
+// Definition counts as an agent with nothing in it.
 func Diff(old, new *Definition) []Change {
 	if old.Digest() == new.Digest() {
 		return nil
 	}
 	var out []Change
 	o, n := old.rec(), new.rec()
+	switch {
+	case old == nil:
+		o = &AgentRecord{FormatVersion: n.FormatVersion, Name: n.Name}
+	case new == nil:
+		n = &AgentRecord{FormatVersion: o.FormatVersion, Name: o.Name}
+	}
 	if o.FormatVersion != n.FormatVersion {
 		out = append(out, Change{Kind: FormatVersionChanged, Detail: strconv.Itoa(o.FormatVersion) + " → " + strconv.Itoa(n.FormatVersion)})
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/guardian-agent/guardian-go/definition"
 	"github.com/guardian-agent/guardian-go/mcpservers"
+	"github.com/guardian-agent/guardian-go/refusals"
 )
 
 // TestDigestFollowsRecordedContent: the digest changes when, and only when,
@@ -123,5 +124,32 @@ func TestFuncToolWithoutFunc(t *testing.T) {
 	}
 	if _, err := tool.Call(context.Background(), nil); !errors.Is(err, definition.ErrNoFunc) {
 		t.Errorf("Call = %v, want ErrNoFunc", err)
+	}
+}
+
+// TestNilDefinition: a nil *Definition's methods return errors or nothing,
+// never panic; Diff counts it as an empty agent.
+func TestNilDefinition(t *testing.T) {
+	t.Parallel()
+	var none *definition.Definition
+	if _, err := none.Document(); !errors.Is(err, refusals.ErrInvalid) {
+		t.Errorf("Document = %v, want ErrInvalid", err)
+	}
+	if none.Digest() != "" || len(none.Record().Tools) != 0 {
+		t.Error("a nil Definition has a digest or tools")
+	}
+	if err := none.Vet(definition.NewFuncTool("t", "", nil, nil)); !errors.Is(err, refusals.ErrInvalid) {
+		t.Errorf("Vet = %v, want ErrInvalid", err)
+	}
+	if cs := definition.Diff(nil, nil); cs != nil {
+		t.Errorf("Diff(nil, nil) = %v", cs)
+	}
+	d, err := definition.Build(&definition.Agent{Name: "a", Tools: []definition.Tool{definition.NewFuncTool("t", "", nil, nil)}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	added, removed := definition.Diff(nil, d), definition.Diff(d, nil)
+	if len(added) != 1 || added[0].Kind != definition.ToolAdded || len(removed) != 1 || removed[0].Kind != definition.ToolRemoved {
+		t.Errorf("Diff from/to nil = %v / %v, want the tool added / removed", added, removed)
 	}
 }

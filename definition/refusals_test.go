@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -472,4 +473,38 @@ func TestRefusesCredentialsInText(t *testing.T) {
 	if err != nil && strings.Contains(err.Error(), tok) {
 		t.Error("Parse's error quotes the token")
 	}
+}
+
+// TestDepthLimits: every document Build writes is one Parse reads. The
+// strict reader bounds nesting, so Build bounds a tool schema's nesting and
+// how deep sub-agents go, and the deepest schema it accepts, in the
+// deepest sub-agent it accepts, still parses.
+func TestDepthLimits(t *testing.T) {
+	t.Parallel()
+	nest := func(levels int) json.RawMessage {
+		return json.RawMessage(strings.Repeat(`{"not":`, levels-1) + `{}` + strings.Repeat(`}`, levels-1))
+	}
+	chain := func(depth int, schema json.RawMessage) *definition.Agent {
+		leaf := &definition.Agent{Name: "leaf", Tools: []definition.Tool{definition.NewFuncTool("deep", "", schema, nil)}}
+		for i := range depth {
+			leaf = &definition.Agent{Name: fmt.Sprint("level", depth-i-1), SubAgents: []*definition.Agent{leaf}}
+		}
+		return leaf
+	}
+	d, err := definition.Build(chain(definition.MaxSubAgentDepth, nest(definition.MaxJSONDepth+1)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := d.Document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := definition.Parse(doc); err != nil {
+		t.Errorf("the deepest document Build accepts does not parse: %v", err)
+	}
+
+	_, err = definition.Build(chain(0, nest(definition.MaxJSONDepth+2)), nil)
+	wantRefusal(t, err, refusals.ErrInvalid, "/tools/0/inputSchema"+strings.Repeat("/not", definition.MaxJSONDepth+1), "json-invalid")
+	_, err = definition.Build(chain(definition.MaxSubAgentDepth+1, nil), nil)
+	wantRefusal(t, err, refusals.ErrInvalid, strings.Repeat("/subAgents/0", definition.MaxSubAgentDepth+1), "sub-agent-too-deep")
 }

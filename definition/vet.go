@@ -28,6 +28,9 @@ import (
 // Vet recomputes the tool's record, so it costs about what recording one
 // tool does (microseconds once the fingerprint caches are warm).
 func (d *Definition) Vet(t Tool, subAgents ...string) error {
+	if d == nil {
+		return errNilDefinition
+	}
 	idx := d.index
 	for _, name := range subAgents {
 		s, ok := idx.sub[name]

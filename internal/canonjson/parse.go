@@ -38,12 +38,22 @@ func Parse(data []byte) (Value, error) {
 // Parser parses like Parse, reusing its scratch space from one call to the
 // next, for callers that parse many small values. Its zero value is ready
 // to use; it is not safe for concurrent use.
-type Parser struct{ p parser }
+type Parser struct {
+	p parser
+	// MaxDepth, if set, is a tighter nesting bound than the package's: a
+	// value that will sit inside a document nested n deep must nest no
+	// deeper than MaxDepth - n, or the document would not parse.
+	MaxDepth int
+}
 
 // Parse parses data as the function Parse does.
 func (ps *Parser) Parse(data []byte) (Value, error) {
 	p := &ps.p
 	p.data, p.pos, p.path = data, 0, p.path[:0]
+	p.maxDepth = MaxDepth
+	if ps.MaxDepth > 0 && ps.MaxDepth < MaxDepth {
+		p.maxDepth = ps.MaxDepth
+	}
 	defer func() { p.data = nil }()
 	p.skipSpace()
 	v, err := p.value(0)
@@ -58,10 +68,11 @@ func (ps *Parser) Parse(data []byte) (Value, error) {
 }
 
 type parser struct {
-	data []byte
-	pos  int
-	path []string // tokens of the pointer being parsed, unescaped
-	buf  []byte   // scratch for strings with escapes
+	data     []byte
+	pos      int
+	maxDepth int
+	path     []string // tokens of the pointer being parsed, unescaped
+	buf      []byte   // scratch for strings with escapes
 	// Members and items of the objects and arrays being parsed, nested
 	// ones above their parents'; each is copied out at its exact size when
 	// complete, so parsing allocates once per object or array.
@@ -106,7 +117,7 @@ func (p *parser) skipSpace() {
 }
 
 func (p *parser) value(depth int) (Value, error) {
-	if depth > MaxDepth {
+	if depth > p.maxDepth {
 		return Value{}, p.fail("nested too deeply")
 	}
 	if p.pos >= len(p.data) {
