@@ -121,7 +121,7 @@ func runRecord(ctx context.Context, args []string, e *env) int {
 	}
 	printRecording(e.stderr, "record", rec)
 	if rec.def != nil && *out == "" {
-		_, _ = e.stdout.Write(doc)
+		_, _ = e.stdout.Write(doc) // a failed write is exit 2: runChecked
 	}
 	fmt.Fprintf(e.stderr, "guardian record: %s\n", recordSummary(rec, *out, opts.keepGoing))
 	return exitCodeOf(rec.status)
