@@ -158,7 +158,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 			fmt.Fprintf(e.stderr, "guardian check: %s not updated: the recording is incomplete\n", *golden)
 		}
 	case *update && (drifted || !bytes.Equal(want, doc)):
-		if err := writeFileAtomic(*golden, doc); err != nil {
+		if err := writeFileAtomic(*golden, doc, config); err != nil {
 			p := writeProblem(*golden, err)
 			r.Problems = append(r.Problems, p)
 			status = worse(status, statusInvalid)

@@ -100,7 +100,7 @@ func runRecord(ctx context.Context, args []string, e *env) int {
 		doc, _ = rec.def.Document() // exported once already, by recordConfig
 	}
 	if rec.def != nil && *out != "" {
-		if err := writeFileAtomic(*out, doc); err != nil {
+		if err := writeFileAtomic(*out, doc, config); err != nil {
 			rec.status = worse(rec.status, statusInvalid)
 			rec.problems = append(rec.problems, writeProblem(*out, err))
 			*out = ""
