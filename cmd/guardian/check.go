@@ -7,9 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/guardian-agent/guardian-go/definition"
+	"github.com/guardian-agent/guardian-go/internal/mcpconfig"
 )
 
 func checkUsage() string {
@@ -158,7 +158,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 			fmt.Fprintf(e.stderr, "guardian check: %s not updated: the recording is incomplete\n", *golden)
 		}
 	case *update && (drifted || !bytes.Equal(want, doc)):
-		if err := writeFileAtomic(*golden, doc); err != nil {
+		if err := writeFileAtomic(*golden, doc, config); err != nil {
 			p := writeProblem(*golden, err)
 			r.Problems = append(r.Problems, p)
 			status = worse(status, statusInvalid)
@@ -199,7 +199,7 @@ type readStatus struct {
 // returns its bytes and definition, or the problems found: unreadable or
 // invalid (status invalid), or holding a credential (status refused).
 func readDefinition(path string) ([]byte, *definition.Definition, []problem, readStatus) {
-	data, err := os.ReadFile(path)
+	data, err := mcpconfig.ReadBounded(path, mcpconfig.MaxFileSize)
 	if err != nil {
 		ps, _ := problemsOf(path, err)
 		return nil, nil, ps, readStatus{status: statusInvalid, err: err}

@@ -34,6 +34,10 @@ func main() {
 		<-ctx.Done()
 		stop()
 	}()
+	// A closed pipe on stdout is a failed write, exit 2 (runChecked), not
+	// death by SIGPIPE: with SIGPIPE notified, the write returns EPIPE.
+	// (Notified, not ignored: servers started would inherit SIG_IGN.)
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	e := &env{stdout: os.Stdout, stderr: os.Stderr, lookupEnv: os.LookupEnv, progress: isTerminal(os.Stderr)}
 	code := runEnv(ctx, os.Args[1:], e)
 	stop()

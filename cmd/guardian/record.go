@@ -100,7 +100,7 @@ func runRecord(ctx context.Context, args []string, e *env) int {
 		doc, _ = rec.def.Document() // exported once already, by recordConfig
 	}
 	if rec.def != nil && *out != "" {
-		if err := writeFileAtomic(*out, doc); err != nil {
+		if err := writeFileAtomic(*out, doc, config); err != nil {
 			rec.status = worse(rec.status, statusInvalid)
 			rec.problems = append(rec.problems, writeProblem(*out, err))
 			*out = ""
@@ -121,7 +121,7 @@ func runRecord(ctx context.Context, args []string, e *env) int {
 	}
 	printRecording(e.stderr, "record", rec)
 	if rec.def != nil && *out == "" {
-		_, _ = e.stdout.Write(doc)
+		_, _ = e.stdout.Write(doc) // a failed write is exit 2: runChecked
 	}
 	fmt.Fprintf(e.stderr, "guardian record: %s\n", recordSummary(rec, *out, opts.keepGoing))
 	return exitCodeOf(rec.status)

@@ -104,10 +104,47 @@ func runEnv(ctx context.Context, args []string, e *env) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return c.run(ctx, args[1:], e)
+			return runChecked(ctx, c, args[1:], e)
 		}
 	}
 	fmt.Fprintf(e.stderr, "guardian: unknown command %q\n\n", args[0])
 	printUsage(e.stderr)
 	return exitBad
+}
+
+// runChecked runs c with its stdout checked: stdout holds a command's
+// product (a document, a report, changes), so a write to it that fails (a
+// full disk, a closed pipe) fails the command, exit 2, said on stderr,
+// whatever the command would have returned.
+func runChecked(ctx context.Context, c command, args []string, e *env) int {
+	out := &checkedWriter{w: e.stdout}
+	ce := *e
+	ce.stdout = out
+	code := c.run(ctx, args, &ce)
+	if out.err != nil {
+		fmt.Fprintf(e.stderr, "guardian %s: cannot write to stdout: %v: the output is incomplete\n", c.name, out.err)
+		return max(code, exitBad)
+	}
+	return code
+}
+
+// checkedWriter remembers the first error writing to w, and writes
+// nothing after it.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		c.err = err
+	}
+	return n, err
 }

@@ -1,15 +1,47 @@
 package main
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
 
 // writeFileAtomic writes data to path so that path holds either its old
-// contents or all of data, never part of it: a temporary file in the same
-// directory, synced, then renamed over path.
-func writeFileAtomic(path string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+// contents or all of data, never part of it: a temporary file in the
+// directory of the file written, synced, then renamed over it.
+//
+// A symlink is followed: its target is written, and the link stays. A path
+// that exists and is not a regular file (a FIFO, a device, a directory) is
+// refused rather than replaced, and so is one that is the same file as any
+// of inputs (the config being recorded). An existing file keeps its
+// permission bits; a new one is 0644.
+func writeFileAtomic(path string, data []byte, inputs ...string) (err error) {
+	target, err := filepath.EvalSymlinks(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return errors.New("a symlink to a file that does not exist: refusing to follow it")
+		}
+		target, err = path, nil
+	}
+	if err != nil {
+		return err
+	}
+	mode := fs.FileMode(0o644)
+	if fi, serr := os.Stat(target); serr == nil {
+		if !fi.Mode().IsRegular() {
+			return errors.New("not a regular file (" + fileKind(fi.Mode()) + "): refusing to replace it")
+		}
+		for _, in := range inputs {
+			if ii, err := os.Stat(in); err == nil && os.SameFile(fi, ii) {
+				return errors.New("it is " + in + ", the config being read: refusing to overwrite it")
+			}
+		}
+		mode = fi.Mode().Perm()
+	} else if !errors.Is(serr, fs.ErrNotExist) {
+		return serr
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
 	if err != nil {
 		return err
 	}
@@ -25,11 +57,28 @@ func writeFileAtomic(path string, data []byte) (err error) {
 	if err = f.Sync(); err != nil {
 		return err
 	}
-	if err = f.Chmod(0o644); err != nil {
+	if err = f.Chmod(mode); err != nil {
 		return err
 	}
 	if err = f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(f.Name(), path)
+	return os.Rename(f.Name(), target)
+}
+
+// fileKind names what a file that is not a regular one is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }

@@ -27,7 +27,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/guardian-agent/guardian-go/refusals"
@@ -124,10 +123,11 @@ func (e *Error) Error() string {
 // Unwrap returns refusals.ErrInvalid.
 func (e *Error) Unwrap() error { return refusals.ErrInvalid }
 
-// ReadFile reads and parses the config file name. A file that cannot be
-// read gives the *fs.PathError from os.ReadFile.
+// ReadFile reads and parses the config file name, a regular file of at
+// most MaxFileSize bytes (ReadBounded). A file that cannot be read gives an
+// *fs.PathError.
 func ReadFile(name string) (*Config, error) {
-	data, err := os.ReadFile(name)
+	data, err := ReadBounded(name, MaxFileSize)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func Parse(data []byte) (*Config, error) {
 
 // ReadFileAll reads and parses the config file name as ParseAll does.
 func ReadFileAll(name string) (*Config, error) {
-	data, err := os.ReadFile(name)
+	data, err := ReadBounded(name, MaxFileSize)
 	if err != nil {
 		return nil, err
 	}

@@ -2,15 +2,15 @@ package mcpconfig
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"unicode/utf8"
 )
 
-// ReadEnvFile reads and parses the env file name (a server's envFile). A
-// file that cannot be read gives the *fs.PathError from os.ReadFile.
+// ReadEnvFile reads and parses the env file name (a server's envFile), a
+// regular file of at most MaxEnvFileSize bytes (ReadBounded). A file that
+// cannot be read gives an *fs.PathError.
 func ReadEnvFile(name string) (map[string]string, error) {
-	data, err := os.ReadFile(name)
+	data, err := ReadBounded(name, MaxEnvFileSize)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package mcpconfig
 
 import (
 	"errors"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -127,4 +128,25 @@ func FuzzParseEnvFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestReadBounded(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small")
+	if err := os.WriteFile(small, []byte("A=1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := ReadBounded(small, 4); err != nil || string(data) != "A=1\n" {
+		t.Errorf("at the limit: %q, %v", data, err)
+	}
+	var pe *fs.PathError
+	if _, err := ReadBounded(small, 3); !errors.As(err, &pe) || pe.Path != small || !strings.Contains(err.Error(), "larger than 3 bytes") {
+		t.Errorf("over the limit: %v", err)
+	}
+	if _, err := ReadBounded(dir, 1<<20); !errors.As(err, &pe) || !strings.Contains(err.Error(), "not a regular file (a directory)") {
+		t.Errorf("a directory: %v", err)
+	}
+	if _, err := ReadEnvFile(dir); err == nil {
+		t.Error("ReadEnvFile read a directory")
+	}
 }

@@ -1,0 +1,90 @@
+package mcpconfig
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// The most ReadBounded reads of each kind of file: a config or a
+// definition document (MaxFileSize), an envFile (MaxEnvFileSize).
+const (
+	MaxFileSize    = 64 << 20 // 64 MiB
+	MaxEnvFileSize = 1 << 20  // 1 MiB
+)
+
+// ReadBounded reads the file name, which must be a regular file (after
+// following symlinks) of at most limit bytes. Anything else is refused
+// before it is read, so that a FIFO cannot block the reader and a device
+// such as /dev/zero or a huge file cannot exhaust its memory. Every error
+// is an *fs.PathError naming the file, never quoting its contents.
+func ReadBounded(name string, limit int64) ([]byte, error) {
+	// Stat first: opening a FIFO blocks until a writer opens it.
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRegular(name, fi, limit); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// The file opened may not be the file stat'ed.
+	ofi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRegular(name, ofi, limit); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit { // it grew while being read
+		return nil, tooLarge(name, limit)
+	}
+	return data, nil
+}
+
+func checkRegular(name string, fi fs.FileInfo, limit int64) error {
+	if !fi.Mode().IsRegular() {
+		return &fs.PathError{Op: "read", Path: name, Err: errors.New("not a regular file (" + fileKind(fi.Mode()) + ")")}
+	}
+	if fi.Size() > limit {
+		return tooLarge(name, limit)
+	}
+	return nil
+}
+
+func tooLarge(name string, limit int64) error {
+	return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("larger than %s, the most guardian reads", sizeString(limit))}
+}
+
+func sizeString(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "irregular"
+}
