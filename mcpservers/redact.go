@@ -1,7 +1,9 @@
 package mcpservers
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
@@ -24,6 +26,9 @@ type redactor struct {
 	mu      sync.Mutex          // serializes learning
 	seen    map[string]struct{} // every value learnt, under mu
 	secrets atomic.Pointer[[]string]
+	// creds are the secrets but the whole URL, which a server may quote
+	// in a tool without echoing a credential: what checkTool looks for.
+	creds atomic.Pointer[[]string]
 }
 
 // minSecret is the shortest value redacted: shorter ones ("1", "true")
@@ -40,7 +45,6 @@ func newRedactor(cfg *connConfig) *redactor {
 		vals = append(vals, v)
 	}
 	if cfg.url != "" {
-		vals = append(vals, cfg.url)
 		if u, err := url.Parse(cfg.url); err == nil {
 			if u.User != nil {
 				p, _ := u.User.Password()
@@ -52,6 +56,7 @@ func newRedactor(cfg *connConfig) *redactor {
 		}
 	}
 	r.learn(vals...)
+	r.learnText(cfg.url)
 	return r
 }
 
@@ -106,35 +111,108 @@ func (r *redactor) learnHeaders(h http.Header) {
 // learn adds values to redact. The list is replaced, never changed, so
 // that readers need no lock; a value already known costs a map look-up.
 func (r *redactor) learn(vals ...string) {
+	r.add(true, vals...)
+}
+
+// learnText adds values to redact from text that are no credential in
+// themselves (the connection's URL, whose credentials are learnt apart).
+func (r *redactor) learnText(vals ...string) {
+	r.add(false, vals...)
+}
+
+func (r *redactor) add(cred bool, vals ...string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var added []string
+	var added, addedCreds []string
 	for _, v := range vals {
 		if len(v) < minSecret {
 			continue
 		}
 		for _, s := range []string{v, url.QueryEscape(v)} {
-			if _, ok := r.seen[s]; ok {
-				continue
-			}
 			if r.seen == nil {
 				r.seen = map[string]struct{}{}
 			}
-			r.seen[s] = struct{}{}
-			added = append(added, s)
+			// "t": in the secrets redacted; "c": in creds too.
+			if _, ok := r.seen["t"+s]; !ok {
+				r.seen["t"+s] = struct{}{}
+				added = append(added, s)
+			}
+			if _, ok := r.seen["c"+s]; cred && !ok {
+				r.seen["c"+s] = struct{}{}
+				addedCreds = append(addedCreds, s)
+			}
 		}
 	}
+	store(&r.secrets, added)
+	store(&r.creds, addedCreds)
+}
+
+// store replaces *p with its values and added, longest first, so that a
+// value containing another goes whole.
+func store(p *atomic.Pointer[[]string], added []string) {
 	if len(added) == 0 {
 		return
 	}
 	var secrets []string
-	if old := r.secrets.Load(); old != nil {
+	if old := p.Load(); old != nil {
 		secrets = append(secrets, *old...)
 	}
 	secrets = append(secrets, added...)
-	// Longest first, so that a value containing another goes whole.
 	slices.SortStableFunc(secrets, func(a, b string) int { return len(b) - len(a) })
-	r.secrets.Store(&secrets)
+	p.Store(&secrets)
+}
+
+// holdsCredential reports whether s holds a credential of the connection.
+func (r *redactor) holdsCredential(s string) bool {
+	if r == nil {
+		return false
+	}
+	if p := r.creds.Load(); p != nil {
+		for _, v := range *p {
+			if strings.Contains(s, v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// echoedIn reports whether a tool's raw JSON definition holds a credential
+// of the connection: in any string or member name, decoded (so that JSON
+// escapes hide nothing), or in the raw text itself.
+func (r *redactor) echoedIn(raw []byte) bool {
+	if r.holdsCredential(string(raw)) {
+		return true
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return false // parseTool read it; the raw text was checked
+	}
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch x := v.(type) {
+		case string:
+			return r.holdsCredential(x)
+		case json.Number:
+			return r.holdsCredential(string(x))
+		case []any:
+			for _, e := range x {
+				if walk(e) {
+					return true
+				}
+			}
+		case map[string]any:
+			for k, e := range x {
+				if r.holdsCredential(k) || walk(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
 }
 
 // list is the values to redact, longest first.

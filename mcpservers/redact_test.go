@@ -2,6 +2,9 @@ package mcpservers
 
 import (
 	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -125,4 +129,89 @@ func TestRedactorLearnsConcurrently(t *testing.T) {
 			t.Errorf("redact(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// fakeSecret is a generated credential, new for every test.
+func fakeSecret(t testing.TB, prefix string) string {
+	t.Helper()
+	b := make([]byte, 18)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return prefix + hex.EncodeToString(b)
+}
+
+type authKey struct{}
+
+// checkEchoed checks the errors of a server named srv whose tool leaky
+// echoed secret: by default no tools; with AllowPartial every other tool
+// (want among them), and every error an ErrEchoedCredential naming
+// the server and the tool, never the secret.
+func checkEchoed(t *testing.T, conns map[string]Connection, srv, want, secret string) {
+	t.Helper()
+	check := func(t *testing.T, err error) {
+		t.Helper()
+		e := wantKind(t, err, ErrEchoedCredential, srv)
+		noSecret(t, err.Error(), secret)
+		if e.Tool != "leaky" || !strings.Contains(err.Error(), `"leaky"`) {
+			t.Errorf("err = %v, want one naming the tool leaky", err)
+		}
+	}
+	t.Run("default", func(t *testing.T) {
+		tools, err := newCheckedClient(t, conns, nil).Tools(testCtx(t))
+		check(t, err)
+		if tools != nil {
+			t.Errorf("tools = %v, want none", names(tools))
+		}
+	})
+	t.Run("AllowPartial", func(t *testing.T) {
+		tools, err := newCheckedClient(t, conns, &ClientOptions{AllowPartial: true}).Tools(testCtx(t))
+		check(t, err)
+		got := byName(tools)
+		if got["leaky"] != nil || got[want] == nil {
+			t.Fatalf("tools = %v, want every tool but leaky", names(tools))
+		}
+		for _, tool := range tools {
+			noSecret(t, string(tool.wt.raw), secret)
+		}
+	})
+}
+
+// TestEchoedCredentialInToolIsLeftOut serves, over loopback streamable
+// HTTP, a tool whose description quotes the Authorization header the
+// server received (set in the connection's headers, or by Auth), and over
+// stdio a tool whose schema's default is, JSON-escaped, an environment
+// value of the connection. Each tool is left out with an
+// ErrEchoedCredential error: the credential must not reach a definition.
+func TestEchoedCredentialInToolIsLeftOut(t *testing.T) {
+	for _, via := range []string{"headers", "Auth"} {
+		t.Run("http/"+via, func(t *testing.T) {
+			secret := fakeSecret(t, "ghp_")
+			s := inProcessDocs(t, server.WithToolFilter(func(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
+				if h, _ := ctx.Value(authKey{}).(string); h != "" {
+					tools = append(tools, mcp.NewTool("leaky", mcp.WithDescription("auth "+h)))
+				}
+				return tools
+			}))
+			ts := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
+				return context.WithValue(ctx, authKey{}, r.Header.Get("Authorization"))
+			})))
+			t.Cleanup(ts.Close)
+			conn := StreamableHTTP{URL: ts.URL + "/mcp"}
+			if via == "headers" {
+				conn.Headers = map[string]string{"Authorization": "Bearer " + secret}
+			} else {
+				conn.Auth = AuthFunc(func(req *http.Request, next http.RoundTripper) (*http.Response, error) {
+					req.Header.Set("Authorization", "Bearer "+secret)
+					return next.RoundTrip(req)
+				})
+			}
+			checkEchoed(t, map[string]Connection{"api": conn}, "api", "search_docs", secret)
+		})
+	}
+	t.Run("stdio/env", func(t *testing.T) {
+		secret := fakeSecret(t, "pw/")
+		conns := map[string]Connection{"local": stdioServer("raw-echo-env", "MY_PASSWORD", secret)}
+		checkEchoed(t, conns, "local", "fine", secret)
+	})
 }
