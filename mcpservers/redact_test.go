@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -319,5 +320,31 @@ func TestTransformedSecretsAreRedacted(t *testing.T) {
 				noRun(t, string(rpc.Data), tc.f(secret))
 			}
 		})
+	}
+}
+
+// TestRedactIsLinear: redacting a megabyte of text that matches the
+// redactor's secrets and windows over and over costs about 16 times what
+// 64 KiB does, not 256 times (quadratic).
+func TestRedactIsLinear(t *testing.T) {
+	r := newRedactor(&connConfig{})
+	for i := range 20 {
+		r.learn(strings.Repeat("a", 16+i), fakeSecret(t, "k"))
+	}
+	timeOf := func(n int) time.Duration {
+		text := strings.Repeat("a", n)
+		best := time.Duration(1 << 62)
+		for range 3 {
+			start := time.Now()
+			if got := r.redact(text); got != "[redacted]" {
+				t.Fatalf("redact of %d bytes = %d bytes, want [redacted]", n, len(got))
+			}
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	small, large := timeOf(64<<10), timeOf(1<<20)
+	if large > 64*small+50*time.Millisecond {
+		t.Errorf("redacting 1 MiB took %v, 64 KiB %v: not linear", large, small)
 	}
 }
