@@ -166,9 +166,15 @@ var logLevels = []string{"debug", "info", "notice", "warning", "error", "critica
 // A tool is exactly what its server sent, or left out with an error: on a
 // 2026-07-28 streamable HTTP connection, a tool whose x-mcp-header
 // annotations are invalid cannot be called as SEP-2243 requires, and is an
-// ErrProtocol *Error naming the server and the tool. By default Tools then
-// returns no tools; with AllowPartial, the server's other tools are
-// returned with the error.
+// ErrProtocol *Error naming the server and the tool. A tool whose
+// definition holds a credential of its connection, echoed back by the
+// server (a header value, Auth's or a call's own included, an environment
+// value, a URL password or query value; in any string or member name of
+// its JSON, decoded, in the forms the redactor knows), is left out as an
+// ErrEchoedCredential *Error naming the server and the tool, never the
+// value: a definition reaches the model and may be recorded. Either way,
+// by default Tools then returns no tools; with AllowPartial, the server's
+// other tools are returned with the error.
 //
 // ctx bounds connecting and listing, not the connections, which live until
 // Close. Calling Tools again lists the tools again, on the same connections.

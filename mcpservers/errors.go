@@ -43,6 +43,13 @@ var (
 	// ErrElicitationRequired: the server asked for user input and there is
 	// no elicitation handler; the error is an *ElicitationRequired.
 	ErrElicitationRequired = errors.New("elicitation required")
+	// ErrEchoedCredential: a tool's definition holds a credential of its
+	// connection (a header value, an environment value, a URL password or
+	// query value, or a header value a request was sent with, Auth's and a
+	// call's own included), which the server echoed back. The tool is left
+	// out, so that the credential reaches no model and no recorded
+	// definition; the *Error names the server and the tool, never the value.
+	ErrEchoedCredential = errors.New("the server echoed a credential of its connection")
 )
 
 // Error is a failure of one server, or of one call to one of its tools.

@@ -53,7 +53,7 @@ func (sess *session) listTools(ctx context.Context) ([]*wireTool, Implementation
 				return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("page %d, tool %d: %v", page, i, err), err)
 			}
 			if names[wt.name] {
-				return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("the server lists the tool %q twice", wt.name), nil)
+				return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("the server lists the tool %q twice", srv.red.redact(wt.name)), nil)
 			}
 			names[wt.name] = true
 			tools = append(tools, wt)
@@ -70,13 +70,39 @@ func (sess *session) listTools(ctx context.Context) ([]*wireTool, Implementation
 		seen[p.nextCursor] = true
 		cursor = p.nextCursor
 	}
+	tools, echoed := sess.withoutEchoes(tools)
+	var invalid error
 	if sess.http && sess.modern {
-		var err error
-		if tools, err = sess.withHeaderDefs(tools); err != nil {
-			return tools, stamp, err
-		}
+		tools, invalid = sess.withHeaderDefs(tools)
+	}
+	if err := errors.Join(echoed, invalid); err != nil {
+		return tools, stamp, err
 	}
 	return tools, stamp, nil
+}
+
+// withoutEchoes leaves out the tools whose definitions hold a credential
+// of the connection, which the server echoed back (a description quoting
+// the Authorization header it received, a default holding an environment
+// value): the definition reaches the model and is recorded. Each tool
+// left out is an ErrEchoedCredential error naming it (joined), never the
+// value, and never a silent omission.
+func (sess *session) withoutEchoes(tools []*wireTool) ([]*wireTool, error) {
+	red := sess.srv.red
+	kept := make([]*wireTool, 0, len(tools))
+	var errs []error
+	for _, wt := range tools {
+		if !red.echoedIn(wt.raw) {
+			kept = append(kept, wt)
+			continue
+		}
+		name, detail := wt.name, "the tool is left out: its definition holds a credential of the connection"
+		if red.holdsCredential(name) {
+			name, detail = red.redact(name), detail+", in its name"
+		}
+		errs = append(errs, &Error{Server: sess.srv.cfg.name, Tool: name, Op: "list tools", Kind: ErrEchoedCredential, detail: detail})
+	}
+	return kept, errors.Join(errs...)
 }
 
 // withHeaderDefs keeps, for a 2026-07-28 HTTP connection, the decoded

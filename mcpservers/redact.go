@@ -1,7 +1,9 @@
 package mcpservers
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
@@ -21,10 +23,34 @@ import (
 //
 // It is safe for concurrent use: requests teach it while errors are made.
 type redactor struct {
-	mu      sync.Mutex          // serializes learning
-	seen    map[string]struct{} // every value learnt, under mu
-	secrets atomic.Pointer[[]string]
+	mu   sync.Mutex          // serializes learning
+	seen map[string]struct{} // every variant learnt, with its kind, under mu
+	set  atomic.Pointer[secretSet]
 }
+
+// secretSet is what a redactor knows, replaced whole when it learns, so
+// that readers need no lock. Every value is lower-cased (ASCII only, so
+// that offsets are those of the text): matching ignores case.
+type secretSet struct {
+	// all is every variant of every value, longest first, so that a
+	// value containing another goes whole.
+	all []string
+	// creds is all but the whole URL, which a server may quote in a tool
+	// without echoing a credential: what holdsCredential looks for.
+	creds []string
+	// windows holds every windowLen-byte run of the variants of each
+	// credential of at least minWindowed bytes: a prefix, a half or a
+	// suffix of a secret (a server printing "using key ghp_abcd..." or a
+	// secret split over two lines) is redacted too.
+	windows map[string]struct{}
+}
+
+// windowLen is the shortest run of a long secret that is redacted, and
+// minWindowed the shortest secret whose runs are.
+const (
+	windowLen   = 12
+	minWindowed = 16
+)
 
 // minSecret is the shortest value redacted: shorter ones ("1", "true")
 // would mangle every message and are no credential.
@@ -40,7 +66,6 @@ func newRedactor(cfg *connConfig) *redactor {
 		vals = append(vals, v)
 	}
 	if cfg.url != "" {
-		vals = append(vals, cfg.url)
 		if u, err := url.Parse(cfg.url); err == nil {
 			if u.User != nil {
 				p, _ := u.User.Password()
@@ -52,6 +77,7 @@ func newRedactor(cfg *connConfig) *redactor {
 		}
 	}
 	r.learn(vals...)
+	r.learnText(cfg.url)
 	return r
 }
 
@@ -106,61 +132,251 @@ func (r *redactor) learnHeaders(h http.Header) {
 // learn adds values to redact. The list is replaced, never changed, so
 // that readers need no lock; a value already known costs a map look-up.
 func (r *redactor) learn(vals ...string) {
+	r.add(true, vals...)
+}
+
+// learnText adds values to redact from text that are no credential in
+// themselves (the connection's URL, whose credentials are learnt apart).
+func (r *redactor) learnText(vals ...string) {
+	r.add(false, vals...)
+}
+
+func (r *redactor) add(cred bool, vals ...string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var added []string
+	var all, creds, windows []string
 	for _, v := range vals {
 		if len(v) < minSecret {
 			continue
 		}
-		for _, s := range []string{v, url.QueryEscape(v)} {
-			if _, ok := r.seen[s]; ok {
-				continue
-			}
+		for _, s := range variants(v) {
+			s = asciiLower(s)
 			if r.seen == nil {
 				r.seen = map[string]struct{}{}
 			}
-			r.seen[s] = struct{}{}
-			added = append(added, s)
+			// "t": in all; "c": in creds too.
+			if _, ok := r.seen["t"+s]; !ok {
+				r.seen["t"+s] = struct{}{}
+				all = append(all, s)
+			}
+			if _, ok := r.seen["c"+s]; cred && !ok {
+				r.seen["c"+s] = struct{}{}
+				creds = append(creds, s)
+				if len(v) >= minWindowed {
+					for i := 0; i+windowLen <= len(s); i++ {
+						windows = append(windows, s[i:i+windowLen])
+					}
+				}
+			}
 		}
 	}
-	if len(added) == 0 {
+	if len(all)+len(creds) == 0 {
 		return
 	}
-	var secrets []string
-	if old := r.secrets.Load(); old != nil {
-		secrets = append(secrets, *old...)
+	next := &secretSet{windows: map[string]struct{}{}}
+	if old := r.set.Load(); old != nil {
+		next.all = slices.Clone(old.all)
+		next.creds = slices.Clone(old.creds)
+		for w := range old.windows {
+			next.windows[w] = struct{}{}
+		}
 	}
-	secrets = append(secrets, added...)
-	// Longest first, so that a value containing another goes whole.
-	slices.SortStableFunc(secrets, func(a, b string) int { return len(b) - len(a) })
-	r.secrets.Store(&secrets)
+	for _, w := range windows {
+		next.windows[w] = struct{}{}
+	}
+	next.all = longestFirst(append(next.all, all...))
+	next.creds = longestFirst(append(next.creds, creds...))
+	r.set.Store(next)
 }
 
-// list is the values to redact, longest first.
-func (r *redactor) list() []string {
-	if r == nil {
-		return nil
+// variants are the forms in which v may be quoted back: as it is,
+// percent-encoded (query and path), and JSON-escaped (the quotes
+// stripped; with <, > and & as \u00XX or not, and / as \/ or not).
+func variants(v string) []string {
+	out := []string{v, url.QueryEscape(v), url.PathEscape(v)}
+	if b, err := json.Marshal(v); err == nil {
+		j := string(b[1 : len(b)-1])
+		out = append(out, j, strings.ReplaceAll(j, "/", `\/`))
 	}
-	if p := r.secrets.Load(); p != nil {
-		return *p
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) == nil {
+		j := strings.TrimSuffix(buf.String(), "\n")
+		j = j[1 : len(j)-1]
+		out = append(out, j, strings.ReplaceAll(j, "/", `\/`))
 	}
-	return nil
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
-func (r *redactor) redact(s string) string {
-	secrets := r.list()
-	for _, v := range secrets {
-		s = strings.ReplaceAll(s, v, "[redacted]")
-	}
-	// A secret that overlaps the marker can survive, or appear, in what
-	// is left: say nothing at all then.
-	for _, v := range secrets {
-		if strings.Contains(s, v) {
-			return "[details withheld]"
+func longestFirst(s []string) []string {
+	slices.SortStableFunc(s, func(a, b string) int { return len(b) - len(a) })
+	return s
+}
+
+// asciiLower lower-cases s's ASCII letters alone, keeping its length.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; c >= 'A' && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
 		}
 	}
 	return s
+}
+
+// find calls mark for every match in low (lower-cased text) of a value of
+// list, or of a window of set, with the part of it not yet marked by an
+// earlier match of the same value, until mark returns false. The work is
+// linear in low for each value, and for the windows a map look-up per
+// byte.
+func (set *secretSet) find(low string, list []string, mark func(i, j int) bool) {
+	for _, v := range list {
+		end := 0
+		for off := 0; off < len(low); {
+			k := strings.Index(low[off:], v)
+			if k < 0 {
+				break
+			}
+			i := off + k
+			if !mark(max(i, end), i+len(v)) {
+				return
+			}
+			end, off = i+len(v), i+1
+		}
+	}
+	if len(set.windows) == 0 {
+		return
+	}
+	end := 0
+	for i := 0; i+windowLen <= len(low); i++ {
+		if _, ok := set.windows[low[i:i+windowLen]]; ok {
+			if !mark(max(i, end), i+windowLen) {
+				return
+			}
+			end = i + windowLen
+		}
+	}
+}
+
+// holds reports whether s holds a value of list or a window.
+func (set *secretSet) holds(s string, list []string) bool {
+	if set == nil {
+		return false
+	}
+	found := false
+	set.find(asciiLower(s), list, func(i, j int) bool { found = true; return false })
+	return found
+}
+
+// holdsCredential reports whether s holds a credential of the connection,
+// in any of its forms and case, or a long enough part of one.
+func (r *redactor) holdsCredential(s string) bool {
+	if r == nil {
+		return false
+	}
+	set := r.set.Load()
+	return set != nil && set.holds(s, set.creds)
+}
+
+// echoedIn reports whether a tool's raw JSON definition holds a credential
+// of the connection: in any string or member name, decoded (so that JSON
+// escapes hide nothing), or in the raw text itself.
+func (r *redactor) echoedIn(raw []byte) bool {
+	if r.holdsCredential(string(raw)) {
+		return true
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return false // parseTool read it; the raw text was checked
+	}
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch x := v.(type) {
+		case string:
+			return r.holdsCredential(x)
+		case json.Number:
+			return r.holdsCredential(string(x))
+		case []any:
+			for _, e := range x {
+				if walk(e) {
+					return true
+				}
+			}
+		case map[string]any:
+			for k, e := range x {
+				if r.holdsCredential(k) || walk(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
+}
+
+// redact replaces every secret in s, and every run of a long one, in any
+// of their forms and case, with "[redacted]".
+func (r *redactor) redact(s string) string {
+	if r == nil {
+		return s
+	}
+	set := r.set.Load()
+	if set == nil {
+		return s
+	}
+	var m []bool
+	set.find(asciiLower(s), set.all, func(i, j int) bool {
+		if m == nil {
+			m = make([]bool, len(s))
+		}
+		for ; i < j; i++ {
+			m[i] = true
+		}
+		return true
+	})
+	if m == nil {
+		return s
+	}
+	// Whole runes go, so that what is left is valid UTF-8.
+	for i := 1; i < len(s); i++ {
+		if m[i] && !m[i-1] {
+			for j := i; j > 0 && !utf8.RuneStart(s[j]); j-- {
+				m[j-1] = true
+			}
+		}
+	}
+	for i := 0; i+1 < len(s); i++ {
+		if m[i] && !m[i+1] && !utf8.RuneStart(s[i+1]) {
+			m[i+1] = true
+		}
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if !m[i] {
+			b.WriteByte(s[i])
+			continue
+		}
+		b.WriteString("[redacted]")
+		for i+1 < len(s) && m[i+1] {
+			i++
+		}
+	}
+	out := b.String()
+	// A secret that overlaps the marker can survive, or appear, in what
+	// is left: say nothing at all then.
+	if set.holds(out, set.all) {
+		return "[details withheld]"
+	}
+	return out
 }
 
 // redactValue returns v, decoded JSON, with every string in it (member
@@ -211,10 +427,8 @@ func (r *redactor) describe(err error) string {
 		}
 		s = s[:n] + "..."
 		// The ellipsis can complete a secret that ends in dots.
-		for _, v := range r.list() {
-			if strings.Contains(s, v) {
-				return "[details withheld]"
-			}
+		if set := r.set.Load(); set.holds(s, set.all) {
+			return "[details withheld]"
 		}
 	}
 	return s

@@ -440,6 +440,14 @@ func rawServer(fault string) int {
 			case "bad-page":
 				// A result that is no page at all.
 				answer(req.ID, `["tools"]`)
+			case "echo-env":
+				// A tool whose schema's default is an environment value
+				// the server was given, JSON-escaped as a server may
+				// write it ('/' as \/, letters as \u00XX), beside a
+				// clean one.
+				answer(req.ID, `{"tools":[{"name":"fine","inputSchema":{"type":"object"}},`+
+					`{"name":"leaky","inputSchema":{"type":"object","properties":{"password":{"type":"string","default":"`+
+					escapeJSONHard(os.Getenv("MY_PASSWORD"))+`"}}}}]}`)
 			case "no-schema":
 				answer(req.ID, `{"tools":[{"name":"fine","inputSchema":{"type":"object"}},{"name":"schemaless"}]}`)
 			default:
@@ -455,6 +463,26 @@ func rawServer(fault string) int {
 			send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": "Method not found"}})
 		}
 	}
+}
+
+// escapeJSONHard writes s as the inside of a JSON string, every '/' as
+// \/ and every ASCII letter as a \u escape: valid JSON in which s does
+// not appear as it is.
+func escapeJSONHard(s string) string {
+	var b strings.Builder
+	for _, c := range []byte(s) {
+		switch {
+		case c == '/':
+			b.WriteString(`\/`)
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			fmt.Fprintf(&b, `\u%04X`, c)
+		case c == '"' || c == '\\' || c < 0x20:
+			fmt.Fprintf(&b, `\u%04x`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // httpServers serves newDocsServer over streamable HTTP and SSE on
