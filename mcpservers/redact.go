@@ -58,27 +58,69 @@ const minSecret = 6
 
 func newRedactor(cfg *connConfig) *redactor {
 	r := &redactor{}
-	var vals []string
-	for k, v := range cfg.headers {
-		vals = appendHeaderSecrets(vals, k, v)
+	var creds, plain []string
+	// sort puts a named value with the credentials or with the plain
+	// values: every one is redacted from error text, but only a
+	// credential in a tool's definition makes it an echo. NODE_ENV=
+	// production is no credential, and a tool may well say "production".
+	sort := func(name string, vals ...string) {
+		for _, v := range vals {
+			if credentialName(name) || randomLooking(v) {
+				creds = append(creds, v)
+			} else {
+				plain = append(plain, v)
+			}
+		}
 	}
-	for _, v := range cfg.env {
-		vals = append(vals, v)
+	for k, v := range cfg.headers {
+		sort(k, appendHeaderSecrets(nil, k, v)...)
+	}
+	for k, v := range cfg.env {
+		sort(k, v)
 	}
 	if cfg.url != "" {
 		if u, err := url.Parse(cfg.url); err == nil {
 			if u.User != nil {
 				p, _ := u.User.Password()
-				vals = append(vals, u.User.Username(), p)
+				creds = append(creds, u.User.Username(), p)
 			}
-			for _, vs := range u.Query() {
-				vals = append(vals, vs...)
+			for k, vs := range u.Query() {
+				sort(k, vs...)
 			}
 		}
 	}
-	r.learn(vals...)
+	r.learn(creds...)
+	r.learnText(plain...)
 	r.learnText(cfg.url)
 	return r
+}
+
+// credentialName reports whether a header's, variable's or parameter's
+// name says its value is a credential.
+func credentialName(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"auth", "key", "token", "secret", "pass", "pwd", "credential", "cookie", "session", "private", "signature", "sig", "jwt", "bearer", "cert"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// randomLooking reports whether v looks like key material, whatever its
+// name: 16 bytes or more, no space, letters and digits both, and neither a
+// path nor a URL.
+func randomLooking(v string) bool {
+	if len(v) < 16 || strings.ContainsAny(v, " \t\n") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, ".") || strings.Contains(v, "://") {
+		return false
+	}
+	letter, digit := false, false
+	for i := 0; i < len(v); i++ {
+		c := v[i] | 0x20
+		letter = letter || (c >= 'a' && c <= 'z')
+		digit = digit || (v[i] >= '0' && v[i] <= '9')
+	}
+	return letter && digit
 }
 
 // appendHeaderSecrets appends what of a header's value may be quoted back
@@ -117,16 +159,23 @@ var protocolHeaders = map[string]bool{
 // learnHeaders learns the values of the headers a request is sent with,
 // but the protocol's own.
 func (r *redactor) learnHeaders(h http.Header) {
-	var vals []string
+	var creds, plain []string
 	for k, vs := range h {
 		if protocolHeaders[k] || strings.HasPrefix(k, "Mcp-Param-") {
 			continue
 		}
 		for _, v := range vs {
-			vals = appendHeaderSecrets(vals, k, v)
+			for _, s := range appendHeaderSecrets(nil, k, v) {
+				if credentialName(k) || randomLooking(s) {
+					creds = append(creds, s)
+				} else {
+					plain = append(plain, s)
+				}
+			}
 		}
 	}
-	r.learn(vals...)
+	r.learn(creds...)
+	r.learnText(plain...)
 }
 
 // learn adds values to redact. The list is replaced, never changed, so

@@ -348,3 +348,34 @@ func TestRedactIsLinear(t *testing.T) {
 		t.Errorf("redacting 1 MiB took %v, 64 KiB %v: not linear", large, small)
 	}
 }
+
+// TestEchoNeedsACredential: every configured value is redacted from error
+// text, but only a credential (by its name, or random-looking) in a tool's
+// definition makes the tool an echo: NODE_ENV=production must not cost a
+// tool that says "production".
+func TestEchoNeedsACredential(t *testing.T) {
+	key := "ghp_" + strings.Repeat("Ab1", 12)
+	r := newRedactor(&connConfig{
+		env:     map[string]string{"NODE_ENV": "production", "ROOT_DIR": "/srv/docs/archive-2024", "API_KEY": "hunter2hunter2", "SEED": key},
+		headers: map[string]string{"X-Region": "eu-west-1", "X-Custom": "plainvalue"},
+	})
+	for _, clean := range []string{
+		`{"name":"deploy","description":"Deploys to production in eu-west-1, from /srv/docs/archive-2024."}`,
+		`{"name":"plainvalue"}`,
+	} {
+		if r.echoedIn([]byte(clean)) {
+			t.Errorf("echoedIn(%s) = true, want false: no credential in it", clean)
+		}
+	}
+	for _, dirty := range []string{
+		`{"name":"t","description":"uses hunter2hunter2"}`,
+		`{"name":"t","inputSchema":{"default":"` + key + `"}}`,
+	} {
+		if !r.echoedIn([]byte(dirty)) {
+			t.Error("echoedIn missed a credential")
+		}
+	}
+	if got := r.redact("running in production"); got != "running in [redacted]" {
+		t.Errorf("error text keeps a configured value: %q", got)
+	}
+}
