@@ -166,3 +166,42 @@ func TestLineCounter(t *testing.T) {
 		t.Fatalf("lines only: %d, %v", n, err)
 	}
 }
+
+// A legacy SSE server whose event stream is one endless line. mcp-go's SSE
+// transport waits for the endpoint event until the context ends, whatever
+// became of the stream, so the load fails at the deadline; but the stream
+// is cut off at the bound, long before.
+func TestSSEEndlessLine(t *testing.T) {
+	cut := make(chan time.Time, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte("event: endpoint\ndata: "))
+		chunk := []byte(strings.Repeat("a", 32<<10))
+		for r.Context().Err() == nil {
+			if _, err := w.Write(chunk); err != nil {
+				break
+			}
+		}
+		select {
+		case cut <- time.Now():
+		default:
+		}
+	}))
+	t.Cleanup(srv.Close)
+	lowerBound(t, "endless-legacy", 64<<10)
+	c := newCheckedClient(t, map[string]Connection{"endless-legacy": SSE{URL: srv.URL + "/sse"}}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Tools(ctx)
+	wantKind(t, err, ErrConnect, "endless-legacy")
+	select {
+	case at := <-cut:
+		if d := at.Sub(start); d > time.Second {
+			t.Errorf("the stream was cut off after %v", d)
+		}
+	default:
+		t.Errorf("the stream was not cut off before the deadline")
+	}
+}
