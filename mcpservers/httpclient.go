@@ -90,6 +90,7 @@ func newHTTPClient(cfg *connConfig, red *redactor, onRequest func([]byte)) (*htt
 		timeout: cfg.timeout,
 		idle:    cfg.sseReadTimeout,
 		tap:     onRequest,
+		bound:   messageBound(cfg.name),
 	}
 	for k, v := range cfg.headers {
 		hc.Transport.(*roundTripper).headers.Set(k, v)
@@ -105,6 +106,7 @@ type roundTripper struct {
 	timeout time.Duration // until response headers; <= 0: none
 	idle    time.Duration // between reads of an event stream; <= 0: none
 	tap     func([]byte)  // server requests on GET event streams
+	bound   int64         // a body's size, an event stream's line and event
 }
 
 func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -176,7 +178,8 @@ func (s timed) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	body := &cancelBody{ReadCloser: resp.Body, cancel: cancel}
+	// A server sending without end must not make us hold all of it.
+	body := &cancelBody{ReadCloser: newBoundedBody(resp.Body, t.bound, isEventStream(resp)), cancel: cancel}
 	if t.idle > 0 && isEventStream(resp) {
 		body.idle = t.idle
 		body.timer = time.AfterFunc(t.idle, func() { cancel(errStreamIdle) })

@@ -17,8 +17,17 @@ import (
 type process struct {
 	cmd    *exec.Cmd
 	stdin  *os.File // our end of the child's stdin
-	stdout *os.File // our end of the child's stdout
+	stdout *os.File // what mcp-go reads: the child's stdout, relayed
 	stderr *os.File // our end of the child's stderr
+
+	// The child's stdout goes through relay, which ends it (EOF on stdout)
+	// and kills the child once a line is longer than the bound: mcp-go
+	// reads whole lines, and would otherwise hold an endless one.
+	childOut   *os.File // our end of the child's stdout
+	relayW     *os.File // the write end of stdout
+	relayed    sync.WaitGroup
+	tooLong    chan struct{} // closed once the child sent a line too long
+	tooLongErr error
 
 	exited  chan struct{} // closed once Wait has returned
 	waitErr error         // set before exited is closed
@@ -68,9 +77,19 @@ func startProcess(cfg *connConfig, path string, stderr *lineWriter, onExit func(
 	// The child holds its ends now; ours would keep EOF from ever coming.
 	closeAll(inR, outW, errW)
 
-	p := &process{cmd: cmd, stdin: inW, stdout: outR, stderr: errR, exited: make(chan struct{})}
+	relR, relW, err := os.Pipe()
+	if err != nil {
+		closeAll(inW, outR, errR)
+		signalGroup(cmd, true)
+		_ = cmd.Wait()
+		return nil, err
+	}
+	p := &process{cmd: cmd, stdin: inW, stdout: relR, stderr: errR, exited: make(chan struct{}),
+		childOut: outR, relayW: relW, tooLong: make(chan struct{})}
 	p.drained.Add(1)
 	go p.drain(stderr, cfg.name)
+	p.relayed.Add(1)
+	go p.relay(messageBound(cfg.name))
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
@@ -99,9 +118,40 @@ func (p *process) drain(w *lineWriter, server string) {
 	}
 }
 
+// relay copies the child's stdout to stdout as long as no line is longer
+// than bound. Past it, stdout ends and the child is killed; exitError then
+// says why.
+func (p *process) relay(bound int64) {
+	defer p.relayed.Done()
+	defer p.relayW.Close()
+	lines := &lineCounter{bound: bound}
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := p.childOut.Read(buf)
+		k, lerr := lines.feed(buf[:n])
+		if _, werr := p.relayW.Write(buf[:k]); werr != nil {
+			return
+		}
+		if lerr != nil {
+			p.tooLongErr = lerr
+			close(p.tooLong)
+			signalGroup(p.cmd, true)
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
 // exitError describes how the child ended, waiting a moment for it: the
 // pipe may close just before the exit status is in.
 func (p *process) exitError() error {
+	select {
+	case <-p.tooLong:
+		return p.tooLongErr
+	default:
+	}
 	select {
 	case <-p.exited:
 		if p.waitErr == nil {
@@ -133,7 +183,9 @@ func (p *process) stop() {
 		}
 		reapGroup(p.cmd)
 		_ = p.stdout.Close()
+		_ = p.childOut.Close()
 		_ = p.stderr.Close()
+		p.relayed.Wait()
 		p.drained.Wait()
 	})
 }

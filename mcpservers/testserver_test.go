@@ -130,6 +130,15 @@ func runTestServer(mode string) int {
 		if err := server.ServeStdio(newDocsServer()); err != nil {
 			return 1
 		}
+	case "endless-line":
+		// Answer with a line that never ends.
+		_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
+		chunk := []byte(strings.Repeat("a", 4096))
+		for {
+			if _, err := os.Stdout.Write(chunk); err != nil {
+				return 0
+			}
+		}
 	case "silent":
 		// Read everything, answer nothing.
 		_, _ = bufio.NewReader(os.Stdin).WriteTo(discardWriter{})
@@ -457,6 +466,16 @@ func rawServer(fault string) int {
 			if fault == "bad-result" {
 				answer(req.ID, `{"content":5}`)
 				continue
+			}
+			if fault == "endless-call" {
+				// An answer whose line never ends.
+				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"`, req.ID)
+				chunk := strings.Repeat("a", 4096)
+				for {
+					if _, err := out.WriteString(chunk); err != nil {
+						return 0
+					}
+				}
 			}
 			answer(req.ID, `{"content":[{"type":"text","text":"before"},{"type":"hologram","frames":3},{"type":"image","data":42},{"type":"text","text":"after"}],"structuredContent":{"n":1},"isError":false}`)
 		default:
