@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"sync"
 )
 
 // maxMessageBytes bounds what one server can make the client hold at once:
@@ -15,13 +14,11 @@ import (
 // exhausting memory. A server that goes past it loses its connection.
 const maxMessageBytes = 64 << 20
 
-// messageBounds lowers the bound for named servers. It is a test hook:
-// only tests store in it.
-var messageBounds sync.Map // server name -> int64
-
-func messageBound(server string) int64 {
-	if v, ok := messageBounds.Load(server); ok {
-		return v.(int64)
+// messageBound is the bound for a connection: maxMessageBytes, unless the
+// client's options lowered it (tests do).
+func messageBound(cfg *connConfig) int64 {
+	if cfg.bound > 0 && cfg.bound < maxMessageBytes {
+		return cfg.bound
 	}
 	return maxMessageBytes
 }

@@ -10,13 +10,8 @@ import (
 	"time"
 )
 
-// lowerBound sets a small message bound for the named server for the
-// test's lifetime.
-func lowerBound(t *testing.T, server string, n int64) {
-	t.Helper()
-	messageBounds.Store(server, n)
-	t.Cleanup(func() { messageBounds.Delete(server) })
-}
+// small is client options whose servers' message bound is 64 KiB.
+func small() *ClientOptions { return &ClientOptions{messageBound: 64 << 10} }
 
 func wantTooLong(t *testing.T, err error, what string) {
 	t.Helper()
@@ -29,8 +24,7 @@ func wantTooLong(t *testing.T, err error, what string) {
 }
 
 func TestStdioEndlessLineAtConnect(t *testing.T) {
-	lowerBound(t, "endless-init", 64<<10)
-	c := newCheckedClient(t, map[string]Connection{"endless-init": stdioServer("endless-line")}, nil)
+	c := newCheckedClient(t, map[string]Connection{"endless-init": stdioServer("endless-line")}, small())
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	start := time.Now()
@@ -43,8 +37,7 @@ func TestStdioEndlessLineAtConnect(t *testing.T) {
 }
 
 func TestStdioEndlessLineInCall(t *testing.T) {
-	lowerBound(t, "endless-call", 64<<10)
-	c := newCheckedClient(t, map[string]Connection{"endless-call": stdioServer("raw-endless-call")}, nil)
+	c := newCheckedClient(t, map[string]Connection{"endless-call": stdioServer("raw-endless-call")}, small())
 	tools := loadTools(t, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -102,14 +95,13 @@ func TestHTTPEndlessResponses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			name := "endless-" + tc.name
 			// Small: mcp-go joins an event's data lines in quadratic time.
-			lowerBound(t, name, 64<<10)
 			head, contentType := tc.head, tc.contentType
 			url := endlessHTTP(t, contentType, head)
 			if tc.what == "an event" {
 				// Short lines, one event without end.
 				url = endlessEvent(t)
 			}
-			c := newCheckedClient(t, map[string]Connection{name: StreamableHTTP{URL: url}}, nil)
+			c := newCheckedClient(t, map[string]Connection{name: StreamableHTTP{URL: url}}, small())
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			start := time.Now()
@@ -189,8 +181,7 @@ func TestSSEEndlessLine(t *testing.T) {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	lowerBound(t, "endless-legacy", 64<<10)
-	c := newCheckedClient(t, map[string]Connection{"endless-legacy": SSE{URL: srv.URL + "/sse"}}, nil)
+	c := newCheckedClient(t, map[string]Connection{"endless-legacy": SSE{URL: srv.URL + "/sse"}}, small())
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	start := time.Now()

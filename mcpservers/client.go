@@ -82,6 +82,10 @@ type ClientOptions struct {
 	// error, each line prefixed with "[<server>] ". It must not block for
 	// long: a server writing to a full pipe stops. Nil discards it.
 	Stderr io.Writer
+
+	// messageBound, if set, lowers maxMessageBytes for this client's
+	// servers: tests set it to reach the bound quickly.
+	messageBound int64
 }
 
 // Client is a set of MCP server connections, each named by its key in the
@@ -120,6 +124,7 @@ func NewClient(conns map[string]Connection, opts *ClientOptions) (*Client, error
 	c.cb = newCallbacks(c.opts)
 	for _, name := range sortedKeys(conns) {
 		cfg := copyConnection(name, conns[name])
+		cfg.bound = c.opts.messageBound
 		c.servers[name] = newRemote(&cfg, c.opts, c.cb)
 		c.names = append(c.names, name)
 	}

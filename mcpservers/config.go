@@ -27,6 +27,7 @@ const (
 type connConfig struct {
 	name      string
 	transport definition.Transport
+	bound     int64 // messageBound of the client's options; 0: maxMessageBytes
 
 	// stdio
 	command string
@@ -45,6 +46,7 @@ type connConfig struct {
 
 // options is the Client's copy of its ClientOptions, defaults applied.
 type options struct {
+	messageBound    int64
 	interceptors    []Interceptor
 	sampling        SamplingHandler
 	elicitation     ElicitationHandler
@@ -132,6 +134,7 @@ func copyOptions(o *ClientOptions) *options {
 		o = &ClientOptions{}
 	}
 	opts := &options{
+		messageBound:    o.messageBound,
 		interceptors:    slices.Clone(o.Interceptors),
 		sampling:        o.Sampling,
 		elicitation:     o.Elicitation,

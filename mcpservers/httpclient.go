@@ -90,7 +90,7 @@ func newHTTPClient(cfg *connConfig, red *redactor, onRequest func([]byte)) (*htt
 		timeout: cfg.timeout,
 		idle:    cfg.sseReadTimeout,
 		tap:     onRequest,
-		bound:   messageBound(cfg.name),
+		bound:   messageBound(cfg),
 	}
 	for k, v := range cfg.headers {
 		hc.Transport.(*roundTripper).headers.Set(k, v)

@@ -89,7 +89,7 @@ func startProcess(cfg *connConfig, path string, stderr *lineWriter, onExit func(
 	p.drained.Add(1)
 	go p.drain(stderr, cfg.name)
 	p.relayed.Add(1)
-	go p.relay(messageBound(cfg.name))
+	go p.relay(messageBound(cfg))
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
