@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/guardian-agent/guardian-go/internal/mcpconfig"
 )
 
 // writeFileAtomic writes data to path so that path holds either its old
@@ -30,7 +32,7 @@ func writeFileAtomic(path string, data []byte, inputs ...string) (err error) {
 	mode := fs.FileMode(0o644)
 	if fi, serr := os.Stat(target); serr == nil {
 		if !fi.Mode().IsRegular() {
-			return errors.New("not a regular file (" + fileKind(fi.Mode()) + "): refusing to replace it")
+			return errors.New("not a regular file (" + mcpconfig.FileKind(fi.Mode()) + "): refusing to replace it")
 		}
 		for _, in := range inputs {
 			if ii, err := os.Stat(in); err == nil && os.SameFile(fi, ii) {
@@ -64,21 +66,4 @@ func writeFileAtomic(path string, data []byte, inputs ...string) (err error) {
 		return err
 	}
 	return os.Rename(f.Name(), target)
-}
-
-// fileKind names what a file that is not a regular one is.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
 }

@@ -54,7 +54,7 @@ func ReadBounded(name string, limit int64) ([]byte, error) {
 
 func checkRegular(name string, fi fs.FileInfo, limit int64) error {
 	if !fi.Mode().IsRegular() {
-		return &fs.PathError{Op: "read", Path: name, Err: errors.New("not a regular file (" + fileKind(fi.Mode()) + ")")}
+		return &fs.PathError{Op: "read", Path: name, Err: errors.New("not a regular file (" + FileKind(fi.Mode()) + ")")}
 	}
 	if fi.Size() > limit {
 		return tooLarge(name, limit)
@@ -73,7 +73,9 @@ func sizeString(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-func fileKind(m fs.FileMode) string {
+// FileKind names what a file that is not a regular one is, for messages
+// that refuse it.
+func FileKind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
@@ -86,5 +88,5 @@ func fileKind(m fs.FileMode) string {
 	case m&fs.ModeDevice != 0:
 		return "a device"
 	}
-	return "irregular"
+	return "not a regular file"
 }
