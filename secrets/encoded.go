@@ -21,6 +21,25 @@ const (
 )
 
 func scanBase64(s string, found func(rule)) {
+	base64Runs(s, func(run string) {
+		if len(run) >= minUserPass && len(run) < minBase64 {
+			// user:password, base64-encoded as Basic auth carries it.
+			if shortBasicPair(run) {
+				found(ruleAuthScheme)
+			}
+		} else if text, ok := longRunText(run); ok {
+			scanTokens(text, found)
+			scanURLs(text, found)
+			scanAssignments(text, found)
+			scanAuthSchemes(text, found)
+		}
+	})
+}
+
+// base64Runs calls yield with each run of base64 characters in s. '=' is
+// padding only at the end of a run; inside one it is an assignment
+// (config=eyJ…), and the run after it is its own.
+func base64Runs(s string, yield func(run string)) {
 	for i := 0; i < len(s); {
 		if !isBase64Char(s[i]) {
 			i++
@@ -30,29 +49,24 @@ func scanBase64(s string, found func(rule)) {
 		for j < len(s) && isBase64Char(s[j]) && s[j] != '=' {
 			j++
 		}
-		// '=' is padding only at the end of a run; inside one it is an
-		// assignment (config=eyJ…), and the run after it is its own.
 		for k := 0; k < 2 && j < len(s) && s[j] == '='; k++ {
 			j++
 		}
-		if run := s[i:j]; len(run) >= minUserPass && len(run) < minBase64 {
-			// user:password, base64-encoded as Basic auth carries it.
-			if shortBasicPair(run) {
-				found(ruleAuthScheme)
-			}
-		} else if len(run) >= minBase64 {
-			if len(run) > maxBase64 {
-				run = run[:maxBase64]
-			}
-			if text, ok := decodeText(run); ok {
-				scanTokens(text, found)
-				scanURLs(text, found)
-				scanAssignments(text, found)
-				scanAuthSchemes(text, found)
-			}
-		}
+		yield(s[i:j])
 		i = j
 	}
+}
+
+// longRunText decodes a run of at least minBase64 characters (up to
+// maxBase64 of them) and reports whether it is text.
+func longRunText(run string) (string, bool) {
+	if len(run) < minBase64 {
+		return "", false
+	}
+	if len(run) > maxBase64 {
+		run = run[:maxBase64]
+	}
+	return decodeText(run)
 }
 
 func isBase64Char(c byte) bool {
@@ -187,26 +201,9 @@ func scanTokensDecoded(s string, found func(rule)) {
 // refused than writing it out. Short user:password runs are not judged:
 // CheckText does not judge Basic credentials in plain text either.
 func scanBase64Tokens(s string, found func(rule)) {
-	for i := 0; i < len(s); {
-		if !isBase64Char(s[i]) {
-			i++
-			continue
+	base64Runs(s, func(run string) {
+		if text, ok := longRunText(run); ok {
+			scanTokens(text, found)
 		}
-		j := i
-		for j < len(s) && isBase64Char(s[j]) && s[j] != '=' {
-			j++
-		}
-		for k := 0; k < 2 && j < len(s) && s[j] == '='; k++ {
-			j++
-		}
-		if run := s[i:j]; len(run) >= minBase64 {
-			if len(run) > maxBase64 {
-				run = run[:maxBase64]
-			}
-			if text, ok := decodeText(run); ok {
-				scanTokens(text, found)
-			}
-		}
-		i = j
-	}
+	})
 }
