@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/guardian-agent/guardian-go/internal/secretforms"
 )
 
 // redactor removes a connection's secrets from text that reaches an error:
@@ -199,7 +201,7 @@ func (r *redactor) add(cred bool, vals ...string) {
 			continue
 		}
 		for _, s := range variants(v) {
-			s = asciiLower(s)
+			s = secretforms.FoldASCII(s)
 			if r.seen == nil {
 				r.seen = map[string]struct{}{}
 			}
@@ -238,45 +240,16 @@ func (r *redactor) add(cred bool, vals ...string) {
 	r.set.Store(next)
 }
 
-// variants are the forms in which v may be quoted back: as it is,
-// percent-encoded (query and path), and JSON-escaped (the quotes
-// stripped; with <, > and & as \u00XX or not, and / as \/ or not).
+// variants are the forms in which v may be quoted back (secretforms.Of),
+// each once.
 func variants(v string) []string {
-	out := []string{v, url.QueryEscape(v), url.PathEscape(v)}
-	if b, err := json.Marshal(v); err == nil {
-		j := string(b[1 : len(b)-1])
-		out = append(out, j, strings.ReplaceAll(j, "/", `\/`))
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(v) == nil {
-		j := strings.TrimSuffix(buf.String(), "\n")
-		j = j[1 : len(j)-1]
-		out = append(out, j, strings.ReplaceAll(j, "/", `\/`))
-	}
+	out := secretforms.Of(v)
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
 func longestFirst(s []string) []string {
 	slices.SortStableFunc(s, func(a, b string) int { return len(b) - len(a) })
-	return s
-}
-
-// asciiLower lower-cases s's ASCII letters alone, keeping its length.
-func asciiLower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 'A' && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if c := b[j]; c >= 'A' && c <= 'Z' {
-					b[j] = c + 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
 	return s
 }
 
@@ -320,7 +293,7 @@ func (set *secretSet) holds(s string, list []string) bool {
 		return false
 	}
 	found := false
-	set.find(asciiLower(s), list, func(i, j int) bool { found = true; return false })
+	set.find(secretforms.FoldASCII(s), list, func(i, j int) bool { found = true; return false })
 	return found
 }
 
@@ -383,7 +356,7 @@ func (r *redactor) redact(s string) string {
 		return s
 	}
 	var m []bool
-	set.find(asciiLower(s), set.all, func(i, j int) bool {
+	set.find(secretforms.FoldASCII(s), set.all, func(i, j int) bool {
 		if m == nil {
 			m = make([]bool, len(s))
 		}

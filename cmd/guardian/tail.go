@@ -3,14 +3,13 @@ package main
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/guardian-agent/guardian-go/internal/secretforms"
 	"github.com/guardian-agent/guardian-go/refusals"
 	"github.com/guardian-agent/guardian-go/secrets"
 )
@@ -197,7 +196,7 @@ func newRedactor(values []string) *redactor {
 		seen[v] = true
 		r.values = append(r.values, v)
 		for _, f := range secretForms(v) {
-			f = foldASCII(f)
+			f = secretforms.FoldASCII(f)
 			if forms[f] {
 				continue
 			}
@@ -222,40 +221,9 @@ func newRedactor(values []string) *redactor {
 func secretForms(v string) []string {
 	var out []string
 	for _, b := range []string{v, strings.ToUpper(v), strings.ToLower(v)} {
-		out = append(out, b, url.QueryEscape(b), url.PathEscape(b))
-		for _, html := range []bool{true, false} {
-			j := jsonEscape(b, html)
-			out = append(out, j, strings.ReplaceAll(j, "/", `\/`))
-		}
+		out = append(out, secretforms.Of(b)...)
 	}
 	return out
-}
-
-// jsonEscape returns s as a JSON string holds it, without the quotes.
-func jsonEscape(s string, html bool) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(html)
-	_ = enc.Encode(s)
-	out := strings.TrimSuffix(b.String(), "\n")
-	return strings.TrimSuffix(strings.TrimPrefix(out, `"`), `"`)
-}
-
-// foldASCII lower-cases the ASCII letters of s, keeping every byte where
-// it is.
-func foldASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; 'A' <= c && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if c := b[j]; 'A' <= c && c <= 'Z' {
-					b[j] = c + 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
 }
 
 // spans returns the merged byte ranges of s that hold a value, a form of
@@ -264,7 +232,7 @@ func (r *redactor) spans(s string) [][2]int {
 	if len(r.needles) == 0 && len(r.windows) == 0 {
 		return nil
 	}
-	f := foldASCII(s)
+	f := secretforms.FoldASCII(s)
 	var sp [][2]int
 	if len(r.windows) > 0 {
 		for i := 0; i+windowLen <= len(f); i++ {
@@ -322,7 +290,7 @@ func (r *redactor) replace(s string) string {
 // trimCut drops from the end of s, a line cut short, any beginning of a
 // form of a value: too short to be found, it is the start of one.
 func (r *redactor) trimCut(s string) string {
-	f := foldASCII(s)
+	f := secretforms.FoldASCII(s)
 	for _, v := range r.variants {
 		for k := min(len(v)-1, len(f)); k > 0; k-- {
 			if strings.HasSuffix(f, v[:k]) {
