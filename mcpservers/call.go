@@ -144,6 +144,14 @@ func (sess *session) call(ctx context.Context, t *Tool, name string, args json.R
 	shedding := 0
 	for round := 1; ; round++ {
 		raw, err := sess.send(ctx, "tools/call", callParams(name, args, meta, responses, state))
+		if err == nil && endedHere(ctx) {
+			// The call was ended here (interrupted to ask the user, or a
+			// handler failed) and the server was told so; its answer to
+			// that arrived as well, and mcp-go's transports pick at random
+			// between a response and a done context that are both ready.
+			// The outcome is ours: the answer is to our refusal.
+			err = context.Cause(ctx)
+		}
 		if err != nil {
 			return nil, sess.callFailure(ctx, cs, err, round, written)
 		}
@@ -173,6 +181,17 @@ func (sess *session) call(ctx context.Context, t *Tool, name string, args json.R
 		}
 		state = cr.requestState
 	}
+}
+
+// endedHere reports whether a call's context was ended by this package on
+// the call's own account: interrupted for elicitation, or a handler failed.
+func endedHere(ctx context.Context) bool {
+	if ctx.Err() == nil {
+		return false
+	}
+	cause := context.Cause(ctx)
+	var hf *handlerFailure
+	return errors.Is(cause, errInterrupted) || errors.As(cause, &hf)
 }
 
 // callFailure explains why a request of a call failed.
