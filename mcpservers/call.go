@@ -198,6 +198,11 @@ func endedHere(ctx context.Context) bool {
 func (sess *session) callFailure(ctx context.Context, cs *callState, err error, round int, written *atomic.Bool) error {
 	srv := sess.srv
 	name := cs.tool
+	if re, detail, ok := refusedRedirect(ctx, srv.red, err); ok && !endedHere(ctx) && !errors.Is(context.Cause(ctx), errClosedClient) {
+		// The server answered with a redirect, or named an endpoint,
+		// that is not followed: nothing was sent there.
+		return srv.callError(name, ErrRedirect, detail, re)
+	}
 	if ctx.Err() != nil {
 		cause := context.Cause(ctx)
 		var hf *handlerFailure

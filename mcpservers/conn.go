@@ -335,7 +335,10 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 	case definition.TransportSSE:
 		conn := &sseConn{}
 		var hc *http.Client
-		hc, sess.own = newHTTPClient(cfg, s.red, func(data []byte) { sess.serverRequest(conn, hc, data) })
+		hc, sess.own = newHTTPClient(cfg, s.red, &streamTap{
+			onRequest:  func(data []byte) { sess.serverRequest(conn, hc, data) },
+			onEndpoint: sess.checkEndpoint,
+		})
 		sess.http = true
 		inner, err := transport.NewSSE(cfg.url,
 			transport.WithHTTPClient(hc),
@@ -370,15 +373,19 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 	sess.cancelLife = cancelLife
 	started := make(chan error, 1)
 	go func() { started <- sess.mc.Start(life) }()
+	// Bound to the session too: an SSE endpoint on another origin ends
+	// it, and mcp-go would go on waiting for a better one.
+	startCtx, unbindStart := sess.bind(ctx)
+	defer unbindStart()
 	select {
 	case err = <-started:
-	case <-ctx.Done():
+	case <-startCtx.Done():
 		_ = sess.mc.Close()
 		<-started
-		err = ctx.Err()
+		err = startCtx.Err()
 	}
 	if err != nil {
-		return nil, s.connectFailure(ctx, sess, err)
+		return nil, s.connectFailure(startCtx, sess, err)
 	}
 
 	init := mcp.InitializeRequest{}
@@ -808,6 +815,9 @@ func (s *remote) connectFailure(ctx context.Context, sess *session, err error) e
 	case <-s.closing:
 		return s.connectError(ErrClosed, "", errClosedClient)
 	default:
+	}
+	if re, detail, ok := refusedRedirect(ctx, s.red, err); ok {
+		return s.connectError(ErrRedirect, detail, re)
 	}
 	if ctx.Err() != nil {
 		if cause := context.Cause(ctx); errors.Is(cause, errStreamLost) {

@@ -50,6 +50,13 @@ var (
 	// out, so that the credential reaches no model and no recorded
 	// definition; the *Error names the server and the tool, never the value.
 	ErrEchoedCredential = errors.New("the server echoed a credential of its connection")
+	// ErrRedirect: the server sent the client where it does not go: an
+	// HTTP redirect or an SSE endpoint on another origin (scheme, host or
+	// port; https to http included), a redirect that would turn a POST
+	// into a GET, or more than 10 redirects. Nothing, credentials
+	// included, was sent there. Configure the URL the server names, if
+	// you trust it.
+	ErrRedirect = errors.New("redirect refused")
 )
 
 // Error is a failure of one server, or of one call to one of its tools.
