@@ -277,8 +277,9 @@ func (sess *session) close() {
 	})
 }
 
-// discard is the logger given to mcp-go's transports: their log lines can
-// hold URLs and server messages, and a library has no business printing.
+// discard is the logger given to mcp-go's transports, stdio's too: their
+// log lines can hold URLs and server messages, and a library has no
+// business printing.
 var discard = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // longTimeout stands in for "none" where mcp-go insists on a timeout: the
@@ -315,7 +316,12 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 			return nil, s.connectError(ErrConnect, "cannot start the command: "+s.red.describe(err), err)
 		}
 		sess.proc = proc
-		tr = stdioConn{transport.NewIO(&eofReader{r: proc.stdout, sess: sess}, proc.stdin, nil)}
+		pipes := transport.NewIO(&eofReader{r: proc.stdout, sess: sess}, proc.stdin, nil)
+		// NewIO logs to slog.Default, and takes no option: apply the one
+		// the command transport has (a server that floods the client and
+		// goes would print a line for every answer it did not read).
+		transport.WithCommandLogger(discard)(pipes)
+		tr = stdioConn{pipes}
 	case definition.TransportStreamableHTTP:
 		hc, own := newHTTPClient(cfg, s.red, nil)
 		sess.own, sess.http = own, true

@@ -3,6 +3,7 @@ package mcpservers
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -135,5 +136,24 @@ func TestLoadContextDoesNotBoundTheProcess(t *testing.T) {
 	}
 	if after := pidOf(t, whoami); after != before {
 		t.Errorf("the call went to process %d, not %d: the first ended with the load's context", after, before)
+	}
+}
+
+// mcp-go's stdio transport logs to slog.Default: a server that floods the
+// client with requests and goes made `guardian record --json` print 1,796
+// "ERROR Error writing response" lines. A library prints nothing: a client
+// process, re-executed, writes nothing on its standard error.
+func TestStdioTransportLogsNothing(t *testing.T) {
+	cmd := exec.CommandContext(testCtx(t), testBinary(), "-test.run=^$")
+	cmd.Env = append(os.Environ(), clientEnv+"=raw-flood")
+	var stderr, stdout strings.Builder
+	cmd.Stderr, cmd.Stdout = &stderr, &stdout
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("client: %v\n%s", err, stderr.String())
+	}
+	if stderr.Len() > 0 || stdout.Len() > 0 {
+		lines := strings.Count(stderr.String(), "\n")
+		first, _, _ := strings.Cut(stderr.String(), "\n")
+		t.Errorf("the client printed %d lines on stderr, the first %q; stdout %q", lines, first, stdout.String())
 	}
 }
