@@ -307,13 +307,18 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 	case definition.TransportWebSocket:
 		return nil, s.connectError(errors.ErrUnsupported, "mcp-go has no websocket client")
 	case definition.TransportStdio:
+		// Dir first: a relative command is resolved in it, and exec
+		// reports one it cannot enter as the program missing.
+		if err := checkDir(cfg.dir); err != nil {
+			return nil, s.connectError(ErrConnect, err.Error(), err)
+		}
 		path, err := resolveCommand(cfg.command, cfg.dir, cfg.env)
 		if err != nil {
 			return nil, s.connectError(ErrConnect, s.red.describe(err), err)
 		}
 		proc, err := startProcess(cfg, path, s.opts.stderr, func(error) { sess.markLost(errSessionLost, false) })
 		if err != nil {
-			return nil, s.connectError(ErrConnect, "cannot start the command: "+s.red.describe(err), err)
+			return nil, s.connectError(ErrConnect, "cannot start the command: "+describeStart(s.red, err), err)
 		}
 		sess.proc = proc
 		pipes := transport.NewIO(&eofReader{r: proc.stdout, sess: sess}, proc.stdin, nil)

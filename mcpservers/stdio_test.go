@@ -157,3 +157,49 @@ func TestStdioTransportLogsNothing(t *testing.T) {
 		t.Errorf("the client printed %d lines on stderr, the first %q; stdout %q", lines, first, stdout.String())
 	}
 }
+
+// What stops a stdio server from starting is said as it is: a working
+// directory that is missing or no directory (exec reports a chdir failure
+// as the program missing), a command that is a directory or not
+// executable, a script whose interpreter is missing. The paths are
+// machine-dependent and not quoted: the message names what is wrong.
+func TestStdioStartFailuresSayWhat(t *testing.T) {
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, "file")
+	if err := os.WriteFile(file, []byte("not a program\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(tmp, "script")
+	if err := os.WriteFile(script, []byte("#!"+filepath.Join(tmp, "no-such-interpreter")+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	garbage := filepath.Join(tmp, "garbage")
+	if err := os.WriteFile(garbage, []byte{0x7f, 'E', 'L', 'F', 0, 0, 0, 0}, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, command, dir, want string
+	}{
+		{"dir-missing", testBinary(), filepath.Join(tmp, "no-such-dir"), "the working directory (cwd) does not exist"},
+		{"dir-missing-bare-command", "sh", filepath.Join(tmp, "no-such-dir"), "the working directory (cwd) does not exist"},
+		{"dir-missing-relative-command", "./bin/server", filepath.Join(tmp, "no-such-dir"), "the working directory (cwd) does not exist"},
+		{"dir-is-a-file", testBinary(), file, "the working directory (cwd) is not a directory"},
+		{"command-is-a-directory", tmp, "", "the command is a directory"},
+		{"command-not-executable", file, "", "the command is not executable"},
+		{"interpreter-missing", script, "", "its interpreter (the #! line) or dynamic loader was not found"},
+		{"not-a-program", garbage, "", "not a program this system can run"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conn := stdioServer("docs")
+			conn.Command, conn.Dir = tc.command, tc.dir
+			_, err := newCheckedClient(t, map[string]Connection{"srv": conn}, nil).Tools(testCtx(t))
+			wantKind(t, err, ErrConnect, "srv")
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %q, want %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), tmp) {
+				t.Errorf("err = %q quotes a machine's path", err)
+			}
+		})
+	}
+}
