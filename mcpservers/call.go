@@ -61,6 +61,13 @@ const (
 
 // send is the end of a tool's interceptor chain: it calls the server.
 func (t *Tool) send(ctx context.Context, req *CallRequest) (*Result, error) {
+	// An interceptor calls next with what it likes.
+	if req == nil {
+		return nil, invalidUse(t.srv.cfg.name, t.wt.name, "call", "an interceptor called next with a nil *CallRequest")
+	}
+	if ctx == nil {
+		return nil, invalidUse(t.srv.cfg.name, req.Name, "call", "an interceptor called next with a nil context")
+	}
 	answers, _ := ctx.Value(answersKey{}).(map[string]ElicitationResponse)
 	if len(req.Header) > 0 {
 		ctx = context.WithValue(ctx, callHeaderKey{}, req.Header.Clone())

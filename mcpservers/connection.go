@@ -131,5 +131,11 @@ type AuthFunc func(req *http.Request, next http.RoundTripper) (*http.Response, e
 
 // RoundTrip calls f(req, next).
 func (f AuthFunc) RoundTrip(req *http.Request, next http.RoundTripper) (*http.Response, error) {
+	if f == nil {
+		if req != nil && req.Body != nil {
+			_ = req.Body.Close()
+		}
+		return nil, invalidUse("", "", "auth", errNilFunc)
+	}
 	return f(req, next)
 }
