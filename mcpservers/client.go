@@ -155,6 +155,11 @@ func validateOptions(o *ClientOptions) []error {
 			errs = append(errs, refuse("", "handler-nil", "ClientOptions."+h.name, "the handler is a nil func or pointer", "set a handler, or leave the field nil for none"))
 		}
 	}
+	if o.Stderr != nil && isNil(o.Stderr) {
+		// A nil *bytes.Buffer panics on the goroutine draining a server's
+		// stderr.
+		errs = append(errs, refuse("", "stderr-nil", "ClientOptions.Stderr", "Stderr is a nil pointer", "set a writer, or leave the field nil to discard"))
+	}
 	if o.LogLevel != "" && !slices.Contains(logLevels, o.LogLevel) {
 		errs = append(errs, refuse("", "log-level-invalid", "ClientOptions.LogLevel", "the log level is not one of MCP's", "use one of "+strings.Join(logLevels, ", ")))
 	}

@@ -328,7 +328,10 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 		transport.WithCommandLogger(discard)(pipes)
 		tr = stdioConn{pipes}
 	case definition.TransportStreamableHTTP:
-		hc, own := newHTTPClient(cfg, s.red, nil)
+		hc, own, err := newHTTPClient(cfg, s.red, nil)
+		if err != nil {
+			return nil, s.connectError(ErrInvalidUse, err.Error(), err)
+		}
 		sess.own, sess.http = own, true
 		inner, err := transport.NewStreamableHTTP(cfg.url,
 			transport.WithHTTPBasicClient(hc),
@@ -346,10 +349,14 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 	case definition.TransportSSE:
 		conn := &sseConn{}
 		var hc *http.Client
-		hc, sess.own = newHTTPClient(cfg, s.red, &streamTap{
+		var err error
+		hc, sess.own, err = newHTTPClient(cfg, s.red, &streamTap{
 			onRequest:  func(data []byte) { sess.serverRequest(conn, hc, data) },
 			onEndpoint: sess.checkEndpoint,
 		})
+		if err != nil {
+			return nil, s.connectError(ErrInvalidUse, err.Error(), err)
+		}
 		sess.http = true
 		inner, err := transport.NewSSE(cfg.url,
 			transport.WithHTTPClient(hc),

@@ -60,8 +60,9 @@ var (
 	// ErrInvalidUse: a method was called on a nil or zero *Client, *Tool
 	// or *ElicitationRequired (make them with NewClient, Client.Tools or
 	// SessionTools, and take them from a call), a nil func adapter
-	// (AuthFunc, InterceptorFunc, the handler funcs), or given a nil
-	// context or request. Nothing was sent.
+	// (AuthFunc, InterceptorFunc, the handler funcs), given a nil context
+	// or request, or an HTTPClient factory whose client has a nil pointer
+	// as its Transport or Jar. Nothing was sent.
 	ErrInvalidUse = errors.New("invalid use")
 )
 

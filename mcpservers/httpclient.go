@@ -72,12 +72,20 @@ var (
 // sse.go). red learns the headers
 // of every request as it is sent, after Auth, so that a server echoing a
 // credential Auth or a call added is redacted like a configured one.
-func newHTTPClient(cfg *connConfig, red *redactor, tap *streamTap) (*http.Client, *http.Transport) {
+func newHTTPClient(cfg *connConfig, red *redactor, tap *streamTap) (*http.Client, *http.Transport, error) {
 	hc := &http.Client{}
 	if cfg.httpClient != nil {
 		if made := cfg.httpClient(); made != nil {
 			*hc = *made
 		}
+	}
+	// A nil pointer as the Transport or Jar would panic on the first
+	// request, perhaps on a goroutine of ours or mcp-go's.
+	if hc.Transport != nil && isNil(hc.Transport) {
+		return nil, nil, errNilTransport
+	}
+	if hc.Jar != nil && isNil(hc.Jar) {
+		return nil, nil, errNilJar
 	}
 	// NewClient has checked the URL; one that does not parse leaves the
 	// zero origin, which no request is on.
@@ -106,8 +114,13 @@ func newHTTPClient(cfg *connConfig, red *redactor, tap *streamTap) (*http.Client
 	for k, v := range cfg.headers {
 		hc.Transport.(*roundTripper).headers.Set(k, v)
 	}
-	return hc, own
+	return hc, own, nil
 }
+
+var (
+	errNilTransport = errors.New("the HTTPClient factory's client has a nil pointer as its Transport")
+	errNilJar       = errors.New("the HTTPClient factory's client has a nil pointer as its Jar")
+)
 
 // streamTap is what a connection is told of its GET event streams.
 type streamTap struct {

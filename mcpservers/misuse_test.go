@@ -1,11 +1,13 @@
 package mcpservers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/cookiejar"
 	"reflect"
 	"strings"
 	"testing"
@@ -76,6 +78,20 @@ func TestMisuseGivesErrors(t *testing.T) {
 		{"nil SamplingHandlerFunc", func() error { _, err := SamplingHandlerFunc(nil).CreateMessage(ctx, &SamplingRequest{}); return err }},
 		{"nil ElicitationHandlerFunc", func() error { _, err := ElicitationHandlerFunc(nil).Elicit(ctx, &ElicitationRequest{}); return err }},
 		{"nil RootsHandlerFunc", func() error { _, err := RootsHandlerFunc(nil).ListRoots(ctx, &RootsRequest{}); return err }},
+		{"nil Transport", func() error {
+			// It would panic on the first request; on the SSE stream's
+			// goroutine that kills the process.
+			for _, conn := range []Connection{
+				StreamableHTTP{URL: "http://127.0.0.1:1/mcp", HTTPClient: func() *http.Client { return &http.Client{Transport: (*http.Transport)(nil)} }},
+				SSE{URL: "http://127.0.0.1:1/sse", HTTPClient: func() *http.Client { return &http.Client{Jar: (*cookiejar.Jar)(nil)} }},
+			} {
+				_, err := newClient(t, map[string]Connection{"h": conn}, nil).Tools(ctx)
+				if !errors.Is(err, ErrInvalidUse) {
+					return err
+				}
+			}
+			return invalidUse("", "", "", "")
+		}},
 		{"next(ctx, nil)", func() error {
 			c := newClient(t, map[string]Connection{"docs": stdioServer("docs")}, &ClientOptions{Interceptors: []Interceptor{
 				InterceptorFunc(func(ctx contextT, req *CallRequest, next CallFunc) (*Result, error) { return next(ctx, nil) }),
@@ -160,6 +176,7 @@ func TestNewClientRefusesNilParts(t *testing.T) {
 		{"nil *handler", nil, &ClientOptions{Sampling: nilH}, "handler-nil"},
 		{"nil ElicitationHandlerFunc", nil, &ClientOptions{Elicitation: ElicitationHandlerFunc(nil)}, "handler-nil"},
 		{"nil RootsHandlerFunc", nil, &ClientOptions{Roots: RootsHandlerFunc(nil)}, "handler-nil"},
+		{"nil *bytes.Buffer as Stderr", nil, &ClientOptions{Stderr: (*bytes.Buffer)(nil)}, "stderr-nil"},
 	} {
 		_, err := NewClient(tc.conns, tc.opts)
 		var r *refusals.Error
