@@ -159,10 +159,10 @@ func TestLineCounter(t *testing.T) {
 	}
 }
 
-// A legacy SSE server whose event stream is one endless line. mcp-go's SSE
-// transport waits for the endpoint event until the context ends, whatever
-// became of the stream, so the load fails at the deadline; but the stream
-// is cut off at the bound, long before.
+// A legacy SSE server whose event stream is one endless line. The stream
+// is cut off at the bound, and the load fails then, as the stream is lost
+// (mcp-go's SSE transport would wait for the endpoint event until the
+// context ends, whatever became of the stream).
 func TestSSEEndlessLine(t *testing.T) {
 	cut := make(chan time.Time, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -187,12 +187,15 @@ func TestSSEEndlessLine(t *testing.T) {
 	start := time.Now()
 	_, err := c.Tools(ctx)
 	wantKind(t, err, ErrConnect, "endless-legacy")
+	if ctx.Err() != nil {
+		t.Errorf("the load failed at the deadline, not when the stream was lost: %v", err)
+	}
 	select {
 	case at := <-cut:
 		if d := at.Sub(start); d > time.Second {
 			t.Errorf("the stream was cut off after %v", d)
 		}
-	default:
+	case <-ctx.Done():
 		t.Errorf("the stream was not cut off before the deadline")
 	}
 }

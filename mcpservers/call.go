@@ -61,6 +61,13 @@ const (
 
 // send is the end of a tool's interceptor chain: it calls the server.
 func (t *Tool) send(ctx context.Context, req *CallRequest) (*Result, error) {
+	// An interceptor calls next with what it likes.
+	if req == nil {
+		return nil, invalidUse(t.srv.cfg.name, t.wt.name, "call", "an interceptor called next with a nil *CallRequest")
+	}
+	if ctx == nil {
+		return nil, invalidUse(t.srv.cfg.name, req.Name, "call", "an interceptor called next with a nil context")
+	}
 	answers, _ := ctx.Value(answersKey{}).(map[string]ElicitationResponse)
 	if len(req.Header) > 0 {
 		ctx = context.WithValue(ctx, callHeaderKey{}, req.Header.Clone())
@@ -144,6 +151,14 @@ func (sess *session) call(ctx context.Context, t *Tool, name string, args json.R
 	shedding := 0
 	for round := 1; ; round++ {
 		raw, err := sess.send(ctx, "tools/call", callParams(name, args, meta, responses, state))
+		if err == nil && endedHere(ctx) {
+			// The call was ended here (interrupted to ask the user, or a
+			// handler failed) and the server was told so; its answer to
+			// that arrived as well, and mcp-go's transports pick at random
+			// between a response and a done context that are both ready.
+			// The outcome is ours: the answer is to our refusal.
+			err = context.Cause(ctx)
+		}
 		if err != nil {
 			return nil, sess.callFailure(ctx, cs, err, round, written)
 		}
@@ -175,10 +190,26 @@ func (sess *session) call(ctx context.Context, t *Tool, name string, args json.R
 	}
 }
 
+// endedHere reports whether a call's context was ended by this package on
+// the call's own account: interrupted for elicitation, or a handler failed.
+func endedHere(ctx context.Context) bool {
+	if ctx.Err() == nil {
+		return false
+	}
+	cause := context.Cause(ctx)
+	var hf *handlerFailure
+	return errors.Is(cause, errInterrupted) || errors.As(cause, &hf)
+}
+
 // callFailure explains why a request of a call failed.
 func (sess *session) callFailure(ctx context.Context, cs *callState, err error, round int, written *atomic.Bool) error {
 	srv := sess.srv
 	name := cs.tool
+	if re, detail, ok := refusedRedirect(ctx, srv.red, err); ok && !endedHere(ctx) && !errors.Is(context.Cause(ctx), errClosedClient) {
+		// The server answered with a redirect, or named an endpoint,
+		// that is not followed: nothing was sent there.
+		return srv.callError(name, ErrRedirect, detail, re)
+	}
 	if ctx.Err() != nil {
 		cause := context.Cause(ctx)
 		var hf *handlerFailure

@@ -141,9 +141,24 @@ func validateOptions(o *ClientOptions) []error {
 	}
 	var errs []error
 	for i, ic := range o.Interceptors {
-		if ic == nil {
-			errs = append(errs, refuse(refusals.Pointer("interceptors", strconv.Itoa(i)), "interceptor-nil", "ClientOptions.Interceptors", "an interceptor is nil", "remove it"))
+		if isNil(ic) {
+			errs = append(errs, refuse(refusals.Pointer("interceptors", strconv.Itoa(i)), "interceptor-nil", "ClientOptions.Interceptors", "an interceptor is nil, or a nil func or pointer", "remove it"))
 		}
+	}
+	// A nil handler is none; a typed nil one (a nil HandlerFunc, a nil
+	// pointer) would panic when a server asks, on a goroutine of ours.
+	for _, h := range []struct {
+		name string
+		v    any
+	}{{"Sampling", o.Sampling}, {"Elicitation", o.Elicitation}, {"Roots", o.Roots}} {
+		if h.v != nil && isNil(h.v) {
+			errs = append(errs, refuse("", "handler-nil", "ClientOptions."+h.name, "the handler is a nil func or pointer", "set a handler, or leave the field nil for none"))
+		}
+	}
+	if o.Stderr != nil && isNil(o.Stderr) {
+		// A nil *bytes.Buffer panics on the goroutine draining a server's
+		// stderr.
+		errs = append(errs, refuse("", "stderr-nil", "ClientOptions.Stderr", "Stderr is a nil pointer", "set a writer, or leave the field nil to discard"))
 	}
 	if o.LogLevel != "" && !slices.Contains(logLevels, o.LogLevel) {
 		errs = append(errs, refuse("", "log-level-invalid", "ClientOptions.LogLevel", "the log level is not one of MCP's", "use one of "+strings.Join(logLevels, ", ")))
@@ -184,6 +199,13 @@ var logLevels = []string{"debug", "info", "notice", "warning", "error", "critica
 // ctx bounds connecting and listing, not the connections, which live until
 // Close. Calling Tools again lists the tools again, on the same connections.
 func (c *Client) Tools(ctx context.Context, servers ...string) ([]*Tool, error) {
+	if c == nil || c.opts == nil {
+		return nil, invalidUse("", "", "list tools", errNilClient)
+	}
+	if ctx == nil {
+		// It would panic on a goroutine of ours, killing the process.
+		return nil, invalidUse("", "", "list tools", errNilContext)
+	}
 	c.mu.Lock()
 	closed := c.closed
 	c.mu.Unlock()
@@ -298,8 +320,12 @@ func (s *remote) asListError(err error) error {
 // Close closes every connection, stops every server process it started
 // (and waits for it, so that none is left behind), and waits for the
 // callback goroutine. Calls in flight fail with ErrClosed. Close is safe to
-// call more than once; later calls return nil.
+// call more than once; later calls return nil. A nil or zero *Client has
+// nothing to close: an ErrInvalidUse error.
 func (c *Client) Close() error {
+	if c == nil || c.opts == nil {
+		return invalidUse("", "", "close", errNilClient)
+	}
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()

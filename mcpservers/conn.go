@@ -277,8 +277,9 @@ func (sess *session) close() {
 	})
 }
 
-// discard is the logger given to mcp-go's transports: their log lines can
-// hold URLs and server messages, and a library has no business printing.
+// discard is the logger given to mcp-go's transports, stdio's too: their
+// log lines can hold URLs and server messages, and a library has no
+// business printing.
 var discard = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // longTimeout stands in for "none" where mcp-go insists on a timeout: the
@@ -306,18 +307,31 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 	case definition.TransportWebSocket:
 		return nil, s.connectError(errors.ErrUnsupported, "mcp-go has no websocket client")
 	case definition.TransportStdio:
+		// Dir first: a relative command is resolved in it, and exec
+		// reports one it cannot enter as the program missing.
+		if err := checkDir(cfg.dir); err != nil {
+			return nil, s.connectError(ErrConnect, err.Error(), err)
+		}
 		path, err := resolveCommand(cfg.command, cfg.dir, cfg.env)
 		if err != nil {
 			return nil, s.connectError(ErrConnect, s.red.describe(err), err)
 		}
 		proc, err := startProcess(cfg, path, s.opts.stderr, func(error) { sess.markLost(errSessionLost, false) })
 		if err != nil {
-			return nil, s.connectError(ErrConnect, "cannot start the command: "+s.red.describe(err), err)
+			return nil, s.connectError(ErrConnect, "cannot start the command: "+describeStart(s.red, err), err)
 		}
 		sess.proc = proc
-		tr = stdioConn{transport.NewIO(&eofReader{r: proc.stdout, sess: sess}, proc.stdin, nil)}
+		pipes := transport.NewIO(&eofReader{r: proc.stdout, sess: sess}, proc.stdin, nil)
+		// NewIO logs to slog.Default, and takes no option: apply the one
+		// the command transport has (a server that floods the client and
+		// goes would print a line for every answer it did not read).
+		transport.WithCommandLogger(discard)(pipes)
+		tr = stdioConn{pipes}
 	case definition.TransportStreamableHTTP:
-		hc, own := newHTTPClient(cfg, s.red, nil)
+		hc, own, err := newHTTPClient(cfg, s.red, nil)
+		if err != nil {
+			return nil, s.connectError(ErrInvalidUse, err.Error(), err)
+		}
 		sess.own, sess.http = own, true
 		inner, err := transport.NewStreamableHTTP(cfg.url,
 			transport.WithHTTPBasicClient(hc),
@@ -335,7 +349,14 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 	case definition.TransportSSE:
 		conn := &sseConn{}
 		var hc *http.Client
-		hc, sess.own = newHTTPClient(cfg, s.red, func(data []byte) { sess.serverRequest(conn, hc, data) })
+		var err error
+		hc, sess.own, err = newHTTPClient(cfg, s.red, &streamTap{
+			onRequest:  func(data []byte) { sess.serverRequest(conn, hc, data) },
+			onEndpoint: sess.checkEndpoint,
+		})
+		if err != nil {
+			return nil, s.connectError(ErrInvalidUse, err.Error(), err)
+		}
 		sess.http = true
 		inner, err := transport.NewSSE(cfg.url,
 			transport.WithHTTPClient(hc),
@@ -370,15 +391,19 @@ func (s *remote) connect(ctx context.Context) (_ *session, err error) {
 	sess.cancelLife = cancelLife
 	started := make(chan error, 1)
 	go func() { started <- sess.mc.Start(life) }()
+	// Bound to the session too: an SSE endpoint on another origin ends
+	// it, and mcp-go would go on waiting for a better one.
+	startCtx, unbindStart := sess.bind(ctx)
+	defer unbindStart()
 	select {
 	case err = <-started:
-	case <-ctx.Done():
+	case <-startCtx.Done():
 		_ = sess.mc.Close()
 		<-started
-		err = ctx.Err()
+		err = startCtx.Err()
 	}
 	if err != nil {
-		return nil, s.connectFailure(ctx, sess, err)
+		return nil, s.connectFailure(startCtx, sess, err)
 	}
 
 	init := mcp.InitializeRequest{}
@@ -808,6 +833,9 @@ func (s *remote) connectFailure(ctx context.Context, sess *session, err error) e
 	case <-s.closing:
 		return s.connectError(ErrClosed, "", errClosedClient)
 	default:
+	}
+	if re, detail, ok := refusedRedirect(ctx, s.red, err); ok {
+		return s.connectError(ErrRedirect, detail, re)
 	}
 	if ctx.Err() != nil {
 		if cause := context.Cause(ctx); errors.Is(cause, errStreamLost) {

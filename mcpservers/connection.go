@@ -47,6 +47,12 @@ type Stdio struct {
 }
 
 // StreamableHTTP reaches an MCP server over the streamable HTTP transport.
+//
+// A connection speaks only to its URL's origin (scheme, host and port): a
+// redirect is followed only within it and only if it keeps the method, and
+// anything that would send a request elsewhere (a redirect to another
+// origin, https to http included) is an ErrRedirect error. No header, Auth
+// or call header ever reaches another origin.
 type StreamableHTTP struct {
 	// URL is the server's MCP endpoint, http or https. Required.
 	URL string
@@ -60,13 +66,16 @@ type StreamableHTTP struct {
 	Timeout time.Duration
 	// HTTPClient, if set, makes the *http.Client to send requests with. It
 	// is called once per connection, and the client it returns is copied,
-	// never modified. Nil means a client with http.DefaultTransport.
+	// never modified. Nil means a client with http.DefaultTransport. Its
+	// CheckRedirect, if any, decides on redirects within the origin.
 	HTTPClient func() *http.Client
 	// Auth, if set, authenticates every HTTP request (see [Auth]).
 	Auth Auth
 }
 
-// SSE reaches an MCP server over the legacy HTTP+SSE transport.
+// SSE reaches an MCP server over the legacy HTTP+SSE transport. It speaks
+// only to its URL's origin, as StreamableHTTP does: an endpoint event
+// naming another origin is an ErrRedirect error too.
 //
 // The server's requests during a call (sampling, elicitation, roots) work
 // over SSE on every protocol version. On 2026-07-28 they arrive inside the
@@ -119,7 +128,8 @@ func (WebSocket) transport() definition.Transport      { return definition.Trans
 // header and calls next, and may retry after a 401 with a fresh token.
 //
 // It sees every request of the connection, including the session DELETE on
-// close and the event streams. An Auth value is code that shapes calls: the
+// close and the event streams, and only those: never a request to another
+// origin than the connection's URL's. An Auth value is code that shapes calls: the
 // definition fingerprints it, by its code, never by the values it holds.
 // Its errors must not quote credentials.
 type Auth interface {
@@ -131,5 +141,11 @@ type AuthFunc func(req *http.Request, next http.RoundTripper) (*http.Response, e
 
 // RoundTrip calls f(req, next).
 func (f AuthFunc) RoundTrip(req *http.Request, next http.RoundTripper) (*http.Response, error) {
+	if f == nil {
+		if req != nil && req.Body != nil {
+			_ = req.Body.Close()
+		}
+		return nil, invalidUse("", "", "auth", errNilFunc)
+	}
 	return f(req, next)
 }

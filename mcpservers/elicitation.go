@@ -27,6 +27,9 @@ type ElicitationRequired struct {
 
 // Error says which server and tool need input, and the keys.
 func (e *ElicitationRequired) Error() string {
+	if e == nil {
+		return "mcpservers: elicitation required: <nil>"
+	}
 	var b strings.Builder
 	b.WriteString("mcpservers: server ")
 	b.WriteString(strconv.Quote(e.Server))
@@ -48,6 +51,9 @@ func (e *ElicitationRequired) Is(target error) bool { return target == ErrElicit
 // Answers are keyed by [ElicitationRequest.Key]. If the server asks for
 // something still unanswered, Resume returns another *ElicitationRequired.
 func (e *ElicitationRequired) Resume(ctx context.Context, answers map[string]ElicitationResponse) (*Result, error) {
+	if e == nil || !e.tool.loaded() {
+		return nil, invalidUse("", "", "call", "the *ElicitationRequired did not come from a call: resume with Tool.Resume")
+	}
 	all := make(map[string]ElicitationResponse, len(e.answers)+len(answers))
 	for k, v := range e.answers {
 		all[k] = v

@@ -2,10 +2,12 @@ package mcpservers
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 )
 
 // inheritedEnv lists the variables a stdio server inherits from this
@@ -40,7 +42,66 @@ func childEnv(env map[string]string) []string {
 	return out
 }
 
-var errCommandNotFound = errors.New("command not found")
+// Why a stdio server cannot be started, said as it is: exec reports a
+// working directory it cannot enter as the program missing, and a script
+// whose interpreter is missing the same way. The messages quote no path:
+// Dir and the resolved command are machine-dependent (and a command line
+// is the user's to print).
+var (
+	errCommandNotFound      = errors.New("command not found")
+	errCommandIsDir         = errors.New("the command is a directory")
+	errCommandNotExecutable = errors.New("the command is not executable")
+	errDirMissing           = errors.New("the working directory (cwd) does not exist")
+	errDirNotDir            = errors.New("the working directory (cwd) is not a directory")
+	errDirUnusable          = errors.New("the working directory (cwd) cannot be entered")
+)
+
+// startError is one of the errors above with the error it was found by
+// (an *fs.PathError, so that errors.Is(err, fs.ErrNotExist) holds), which
+// it does not print.
+type startError struct{ what, cause error }
+
+func (e *startError) Error() string   { return e.what.Error() }
+func (e *startError) Unwrap() []error { return []error{e.what, e.cause} }
+
+// checkDir says why dir cannot be a stdio server's working directory, or
+// nil; "" is the current directory.
+func checkDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &startError{errDirMissing, err}
+	case errors.Is(err, syscall.ENOTDIR):
+		return &startError{errDirNotDir, err}
+	case err != nil:
+		return &startError{errDirUnusable, err}
+	case !fi.IsDir():
+		return &startError{errDirNotDir, &fs.PathError{Op: "stat", Path: dir, Err: syscall.ENOTDIR}}
+	}
+	return nil
+}
+
+// describeStart says why starting a resolved command failed, without its
+// path (exec's errors quote it).
+func describeStart(red *redactor, err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// The file is there (it was resolved) and so is Dir (checked).
+		return "the command exists but cannot be run: its interpreter (the #! line) or dynamic loader was not found"
+	case errors.Is(err, syscall.ENOEXEC):
+		return "the command is not a program this system can run (exec format error)"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied: the command, its interpreter or the working directory cannot be used"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return red.describe(pe.Err)
+	}
+	return red.describe(err)
+}
 
 // resolveCommand finds the program a Stdio connection runs, as documented
 // on Stdio: a bare name in the child's PATH, a relative path against dir (or
@@ -59,8 +120,14 @@ func resolveCommand(command, dir string, env map[string]string) (string, error) 
 			}
 			path = filepath.Join(base, path)
 		}
-		if !executable(path) {
-			return "", errCommandNotFound
+		fi, err := os.Stat(path)
+		switch {
+		case err != nil:
+			return "", &startError{errCommandNotFound, err}
+		case fi.IsDir():
+			return "", errCommandIsDir
+		case !executable(path):
+			return "", errCommandNotExecutable
 		}
 		return path, nil
 	}

@@ -50,6 +50,20 @@ var (
 	// out, so that the credential reaches no model and no recorded
 	// definition; the *Error names the server and the tool, never the value.
 	ErrEchoedCredential = errors.New("the server echoed a credential of its connection")
+	// ErrRedirect: the server sent the client where it does not go: an
+	// HTTP redirect or an SSE endpoint on another origin (scheme, host or
+	// port; https to http included), a redirect that would turn a POST
+	// into a GET, or more than 10 redirects. Nothing, credentials
+	// included, was sent there. Configure the URL the server names, if
+	// you trust it.
+	ErrRedirect = errors.New("redirect refused")
+	// ErrInvalidUse: a method was called on a nil or zero *Client, *Tool
+	// or *ElicitationRequired (make them with NewClient, Client.Tools or
+	// SessionTools, and take them from a call), a nil func adapter
+	// (AuthFunc, InterceptorFunc, the handler funcs), given a nil context
+	// or request, or an HTTPClient factory whose client has a nil pointer
+	// as its Transport or Jar. Nothing was sent.
+	ErrInvalidUse = errors.New("invalid use")
 )
 
 // Error is a failure of one server, or of one call to one of its tools.
@@ -58,7 +72,9 @@ type Error struct {
 	Server string
 	// Tool is the tool's MCP name, for a call; empty otherwise.
 	Tool string
-	// Op is what failed: "connect", "list tools" or "call".
+	// Op is what failed: "connect", "list tools" or "call"; for an
+	// ErrInvalidUse error, also "close", or the nil adapter's role
+	// ("auth", "sampling", "elicitation", "roots").
 	Op string
 	// Kind is one of the sentinels above, a context error, or
 	// errors.ErrUnsupported. errors.Is matches it.
@@ -75,6 +91,9 @@ type Error struct {
 //
 //	mcpservers: server "docs": call "search": connection lost during the call: server exited: exit status 2
 func (e *Error) Error() string {
+	if e == nil {
+		return "mcpservers: <nil>"
+	}
 	var b strings.Builder
 	b.WriteString("mcpservers: ")
 	if e.Server != "" {
@@ -104,6 +123,9 @@ func (e *Error) Error() string {
 
 // Unwrap returns the kind and the cause, for errors.Is and errors.As.
 func (e *Error) Unwrap() []error {
+	if e == nil {
+		return nil
+	}
 	if e.Err == nil {
 		return []error{e.Kind}
 	}
@@ -122,5 +144,20 @@ type RPCError struct {
 // Error returns the code and message. The message is the server's, with
 // the connection's header, environment and URL values removed.
 func (e *RPCError) Error() string {
+	if e == nil {
+		return "json-rpc error: <nil>"
+	}
 	return "json-rpc error " + strconv.Itoa(e.Code) + ": " + e.Message
+}
+
+// Misuses, as ErrInvalidUse errors.
+const (
+	errNilContext = "the context is nil: pass context.Background() or another"
+	errNilClient  = "the *Client is nil or zero: make one with NewClient"
+	errNilTool    = "the *Tool is nil or zero: tools come from Client.Tools or SessionTools"
+	errNilFunc    = "the func is nil"
+)
+
+func invalidUse(server, tool, op, detail string) *Error {
+	return &Error{Server: server, Tool: tool, Op: op, Kind: ErrInvalidUse, detail: detail}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -233,8 +234,8 @@ func FuzzSSETap(f *testing.F) {
 	f.Add([]byte("event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n\n"), uint8(5))
 	f.Add([]byte("data: {\"id\":\"a\",\n data: \"method\":\"x\"}\r\n\r\nevent: endpoint\ndata: /m\n\n"), uint8(1))
 	f.Fuzz(func(t *testing.T, stream []byte, chunk uint8) {
-		whole := tapAll(stream, len(stream)+1)
-		split := tapAll(stream, int(chunk)+1)
+		whole, wholeEnds := tapAll(stream, len(stream)+1)
+		split, splitEnds := tapAll(stream, int(chunk)+1)
 		if len(whole) != len(split) {
 			t.Fatalf("fed whole: %d requests; in chunks of %d: %d", len(whole), int(chunk)+1, len(split))
 		}
@@ -243,16 +244,73 @@ func FuzzSSETap(f *testing.F) {
 				t.Fatalf("request %d: %q vs %q", i, whole[i], split[i])
 			}
 		}
+		if !slices.Equal(wholeEnds, splitEnds) {
+			t.Fatalf("endpoints fed whole %q, in chunks of %d %q", wholeEnds, int(chunk)+1, splitEnds)
+		}
 	})
 }
 
-func tapAll(stream []byte, chunk int) [][]byte {
+func tapAll(stream []byte, chunk int) ([][]byte, []string) {
 	var got [][]byte
-	tap := &sseTap{onRequest: func(b []byte) { got = append(got, b) }}
+	var endpoints []string
+	tap := &sseTap{onRequest: func(b []byte) { got = append(got, b) }, onEndpoint: func(s string) { endpoints = append(endpoints, s) }}
 	for len(stream) > 0 {
 		n := min(chunk, len(stream))
 		tap.feed(stream[:n])
 		stream = stream[n:]
 	}
-	return got
+	return got, endpoints
+}
+
+// FuzzOrigin resolves a Location or endpoint against a connection's URL:
+// the policy never panics, calls the connection's own origin its own, never
+// calls a URL of another scheme, host or port its own, and its refusal
+// names at most the origin, printable, never a userinfo, path or query.
+func FuzzOrigin(f *testing.F) {
+	f.Add("https://mcp.example/mcp", "http://mcp.example/mcp")
+	f.Add("http://127.0.0.1:8080/mcp", "//localhost:8080/x?token=abcdef")
+	f.Add("http://h/mcp", "/mcp/")
+	f.Add("HTTP://H:80/", "http://h/")
+	f.Add("http://[::1]:1/", "ftp://user:secretpw@[::1]:1/")
+	f.Add("https://h/", "https://h:443/a#frag")
+	f.Fuzz(func(t *testing.T, base, loc string) {
+		b, err := url.Parse(base)
+		if err != nil {
+			return
+		}
+		home, ok := originOf(b)
+		if !ok {
+			if home.sameOrigin(b) {
+				t.Fatalf("a URL of a non-HTTP scheme, %q, is an origin", base)
+			}
+			return
+		}
+		if !home.sameOrigin(b) {
+			t.Fatalf("%q is not on its own origin", base)
+		}
+		u, err := b.Parse(loc)
+		if err != nil {
+			return
+		}
+		same := home.sameOrigin(u)
+		if same && (!strings.EqualFold(u.Scheme, b.Scheme) || !strings.EqualFold(u.Hostname(), b.Hostname())) {
+			t.Fatalf("%q is taken for the origin of %q", u, base)
+		}
+		if same && u.Port() != b.Port() && u.Port() != "" && b.Port() != "" {
+			t.Fatalf("%q is taken for the origin of %q: another port", u, base)
+		}
+		msg := elsewhere(307, "redirected to", u).Error()
+		if p := printableOrigin(u); p != "" {
+			for i := 0; i < len(p); i++ {
+				if p[i] <= ' ' || p[i] >= 0x7f {
+					t.Fatalf("origin %q is not printable", p)
+				}
+			}
+		}
+		for _, part := range []string{u.User.String(), u.RawQuery, u.Fragment} {
+			if len(part) >= 4 && strings.Contains(msg, part) && !strings.Contains(u.Host, part) && !strings.Contains(strings.ToLower(u.Scheme), part) {
+				t.Fatalf("the refusal %q quotes %q of %q", msg, part, loc)
+			}
+		}
+	})
 }

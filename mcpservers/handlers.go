@@ -25,6 +25,9 @@ type SamplingHandlerFunc func(ctx context.Context, req *SamplingRequest) (*Sampl
 
 // CreateMessage calls f(ctx, req).
 func (f SamplingHandlerFunc) CreateMessage(ctx context.Context, req *SamplingRequest) (*SamplingResult, error) {
+	if f == nil {
+		return nil, invalidUse("", "", "sampling", errNilFunc)
+	}
 	return f(ctx, req)
 }
 
@@ -76,6 +79,9 @@ type ElicitationHandlerFunc func(ctx context.Context, req *ElicitationRequest) (
 
 // Elicit calls f(ctx, req).
 func (f ElicitationHandlerFunc) Elicit(ctx context.Context, req *ElicitationRequest) (*ElicitationResponse, error) {
+	if f == nil {
+		return nil, invalidUse("", "", "elicitation", errNilFunc)
+	}
 	return f(ctx, req)
 }
 
@@ -156,6 +162,9 @@ type RootsHandlerFunc func(ctx context.Context, req *RootsRequest) ([]Root, erro
 
 // ListRoots calls f(ctx, req).
 func (f RootsHandlerFunc) ListRoots(ctx context.Context, req *RootsRequest) ([]Root, error) {
+	if f == nil {
+		return nil, invalidUse("", "", "roots", errNilFunc)
+	}
 	return f(ctx, req)
 }
 

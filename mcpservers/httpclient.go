@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"net/http/httptrace"
+	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -62,20 +63,37 @@ var (
 // newHTTPClient makes the *http.Client a connection sends with: a copy of
 // the one HTTPClient makes (mcp-go's WithHTTPTimeout would modify the
 // caller's), whose RoundTripper sets the connection's headers, then the
-// call's, then hands the request to Auth. The second result, when not nil,
+// call's, then hands the request to Auth, and whose redirects stay on the
+// connection's origin (see origin.go). The second result, when not nil,
 // is a transport of our own to close when the connection closes.
 //
-// onRequest, when not nil, is given each JSON-RPC request the server sends
-// on an event stream opened with GET (see sse.go). red learns the headers
+// tap, when not nil, is given what the server sends on an event stream
+// opened with GET: each JSON-RPC request and each endpoint event (see
+// sse.go). red learns the headers
 // of every request as it is sent, after Auth, so that a server echoing a
 // credential Auth or a call added is redacted like a configured one.
-func newHTTPClient(cfg *connConfig, red *redactor, onRequest func([]byte)) (*http.Client, *http.Transport) {
+func newHTTPClient(cfg *connConfig, red *redactor, tap *streamTap) (*http.Client, *http.Transport, error) {
 	hc := &http.Client{}
 	if cfg.httpClient != nil {
 		if made := cfg.httpClient(); made != nil {
 			*hc = *made
 		}
 	}
+	// A nil pointer as the Transport or Jar would panic on the first
+	// request, perhaps on a goroutine of ours or mcp-go's.
+	if hc.Transport != nil && isNil(hc.Transport) {
+		return nil, nil, errNilTransport
+	}
+	if hc.Jar != nil && isNil(hc.Jar) {
+		return nil, nil, errNilJar
+	}
+	// NewClient has checked the URL; one that does not parse leaves the
+	// zero origin, which no request is on.
+	var home origin
+	if u, err := url.Parse(cfg.url); err == nil {
+		home, _ = originOf(u)
+	}
+	hc.CheckRedirect = home.checkRedirect(hc.CheckRedirect)
 	var own *http.Transport
 	base := hc.Transport
 	if base == nil {
@@ -84,32 +102,53 @@ func newHTTPClient(cfg *connConfig, red *redactor, onRequest func([]byte)) (*htt
 	}
 	hc.Transport = &roundTripper{
 		base:    base,
+		origin:  home,
 		headers: http.Header{},
 		auth:    cfg.auth,
 		red:     red,
 		timeout: cfg.timeout,
 		idle:    cfg.sseReadTimeout,
-		tap:     onRequest,
+		tap:     tap,
 		bound:   messageBound(cfg),
 	}
 	for k, v := range cfg.headers {
 		hc.Transport.(*roundTripper).headers.Set(k, v)
 	}
-	return hc, own
+	return hc, own, nil
+}
+
+var (
+	errNilTransport = errors.New("the HTTPClient factory's client has a nil pointer as its Transport")
+	errNilJar       = errors.New("the HTTPClient factory's client has a nil pointer as its Jar")
+)
+
+// streamTap is what a connection is told of its GET event streams.
+type streamTap struct {
+	onRequest  func([]byte) // a JSON-RPC request from the server
+	onEndpoint func(string) // an endpoint event's data
 }
 
 type roundTripper struct {
 	base    http.RoundTripper
+	origin  origin // the only one requests go to
 	headers http.Header
 	auth    Auth
 	red     *redactor
 	timeout time.Duration // until response headers; <= 0: none
 	idle    time.Duration // between reads of an event stream; <= 0: none
-	tap     func([]byte)  // server requests on GET event streams
+	tap     *streamTap    // what GET event streams bring
 	bound   int64         // a body's size, an event stream's line and event
 }
 
 func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !t.origin.sameOrigin(req.URL) {
+		// Before any header is set or Auth sees it: nothing of the
+		// connection's goes to another origin, whoever addressed it there.
+		if req.Body != nil {
+			_ = req.Body.Close()
+		}
+		return nil, elsewhere(0, "a request was addressed to", req.URL)
+	}
 	r := req.Clone(req.Context())
 	for k, v := range t.headers {
 		r.Header[k] = v
@@ -133,7 +172,15 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	} else {
 		resp, err = send.RoundTrip(r)
 	}
-	if ex, ok := req.Context().Value(exchangeKey{}).(*exchange); ok && err == nil && resp != nil && req.Method == http.MethodPost {
+	if err == nil && resp != nil {
+		if lerr := checkLocation(r, resp); lerr != nil {
+			_ = resp.Body.Close()
+			return nil, lerr
+		}
+	}
+	if ex, ok := req.Context().Value(exchangeKey{}).(*exchange); ok && err == nil && resp != nil && req.Method == http.MethodPost && !isRedirect(resp.StatusCode) {
+		// A redirect followed is not the answer: the request it leads to
+		// is noted instead.
 		ex.note(resp.StatusCode, r.Header.Get(transport.HeaderKeySessionID) != "")
 	}
 	return resp, err
@@ -185,7 +232,7 @@ func (s timed) RoundTrip(req *http.Request) (*http.Response, error) {
 		body.timer = time.AfterFunc(t.idle, func() { cancel(errStreamIdle) })
 	}
 	if t.tap != nil && req.Method == http.MethodGet && isEventStream(resp) {
-		body.tap = &sseTap{onRequest: t.tap}
+		body.tap = &sseTap{onRequest: t.tap.onRequest, onEndpoint: t.tap.onEndpoint}
 	}
 	resp.Body = body
 	return resp, nil

@@ -321,6 +321,11 @@ func encodeSampling(r *SamplingResult) (json.RawMessage, error) {
 
 // encodeContent renders a content block as MCP sends it.
 func encodeContent(c Content) (json.RawMessage, error) {
+	// Every Content is a pointer: a nil one has nothing to send, and would
+	// panic below, on the goroutine answering the server.
+	if isNil(c) {
+		return nil, errors.New("a content block is nil")
+	}
 	type base struct {
 		Type        string          `json:"type"`
 		Annotations json.RawMessage `json:"annotations,omitempty"`

@@ -46,5 +46,8 @@ type InterceptorFunc func(ctx context.Context, req *CallRequest, next CallFunc) 
 
 // Intercept calls f(ctx, req, next).
 func (f InterceptorFunc) Intercept(ctx context.Context, req *CallRequest, next CallFunc) (*Result, error) {
+	if f == nil {
+		return nil, invalidUse("", "", "call", errNilFunc)
+	}
 	return f(ctx, req, next)
 }

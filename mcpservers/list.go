@@ -155,6 +155,9 @@ func (s *remote) listError(kind error, detail string, cause error) *Error {
 // reconnects and lists again, once.
 func (sess *session) listFailure(ctx context.Context, err error) error {
 	srv := sess.srv
+	if re, detail, ok := refusedRedirect(ctx, srv.red, err); ok && !srv.isClosed() {
+		return srv.listError(ErrRedirect, detail, re)
+	}
 	if ctx.Err() != nil {
 		if srv.isClosed() {
 			return srv.listError(ErrClosed, "", nil)

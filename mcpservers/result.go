@@ -25,6 +25,9 @@ type Result struct {
 
 // Text returns the text of the result's text blocks, joined by newlines.
 func (r *Result) Text() string {
+	if r == nil {
+		return ""
+	}
 	var b strings.Builder
 	for _, c := range r.Content {
 		if t, ok := c.(*TextContent); ok {
@@ -121,7 +124,12 @@ func (*ResourceLink) Type() string { return "resource_link" }
 func (*EmbeddedResource) Type() string { return "resource" }
 
 // Type returns the type the server gave the block.
-func (c *UnknownContent) Type() string { return c.ContentType }
+func (c *UnknownContent) Type() string {
+	if c == nil {
+		return ""
+	}
+	return c.ContentType
+}
 
 func (*TextContent) isContent()      {}
 func (*ImageContent) isContent()     {}

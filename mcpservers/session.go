@@ -25,6 +25,9 @@ import (
 // A tool Client.Tools would leave out (invalid x-mcp-header annotations on
 // a 2026-07-28 HTTP session) fails the whole load, with an error naming it.
 func SessionTools(ctx context.Context, c *client.Client) ([]*Tool, error) {
+	if ctx == nil {
+		return nil, invalidUse("session", "", "list tools", errNilContext)
+	}
 	if c == nil || c.GetTransport() == nil {
 		return nil, &Error{Server: "session", Op: "list tools", Kind: ErrConnect, detail: "no client"}
 	}

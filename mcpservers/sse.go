@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 
@@ -123,11 +124,12 @@ const maxEvent = 4 << 20
 // sseTap watches an event stream for JSON-RPC requests from the server. It
 // sees the bytes as the transport reads them and never changes them.
 type sseTap struct {
-	onRequest func([]byte)
-	line      []byte
-	event     string
-	data      []byte
-	skip      bool
+	onRequest  func([]byte)
+	onEndpoint func(string) // an endpoint event's data; may be nil
+	line       []byte
+	event      string
+	data       []byte
+	skip       bool
 }
 
 func (t *sseTap) feed(p []byte) {
@@ -160,8 +162,11 @@ func (t *sseTap) endLine() {
 			t.skip, t.event, t.data = false, "", t.data[:0]
 		}
 	case len(line) == 0:
-		if (t.event == "" || t.event == "message") && len(t.data) > 0 && isRequest(t.data) {
+		switch {
+		case (t.event == "" || t.event == "message") && len(t.data) > 0 && isRequest(t.data):
 			t.onRequest(bytes.Clone(t.data))
+		case t.event == "endpoint" && t.onEndpoint != nil:
+			t.onEndpoint(string(t.data))
 		}
 		t.event, t.data = "", t.data[:0]
 	case bytes.HasPrefix(line, []byte("data:")):
@@ -187,4 +192,23 @@ func isRequest(data []byte) bool {
 		ID     json.RawMessage `json:"id"`
 	}
 	return json.Unmarshal(data, &m) == nil && m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null"
+}
+
+// checkEndpoint ends the session when the server names an SSE endpoint on
+// another origin than the connection's URL (see origin.go): mcp-go would
+// ignore one on another host, waiting 30 s for a better one, and take one
+// that only changes the scheme (https to http), sending every message,
+// credentials included, in clear.
+func (sess *session) checkEndpoint(data string) {
+	base, err := url.Parse(sess.srv.cfg.url)
+	if err != nil {
+		return
+	}
+	home, _ := originOf(base)
+	// As mcp-go reads it.
+	u, err := base.Parse(strings.TrimSpace(data))
+	if err != nil || home.sameOrigin(u) {
+		return
+	}
+	sess.markLost(elsewhere(0, "named an SSE endpoint on", u), true)
 }

@@ -7,8 +7,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // legacySSEServer is a hand-written pre-2026 HTTP+SSE server whose tool
@@ -124,5 +126,88 @@ func TestLegacySSEServerRequestsInterrupt(t *testing.T) {
 	}
 	if r.Text() != `{"action":"decline"}` {
 		t.Errorf("resumed: %s", r.Text())
+	}
+}
+
+// lateAnswer is an HTTP client transport that holds the close of a
+// tools/call POST's response until the call's result has come on the
+// event stream and been read past (mcp-go has delivered it): a loaded
+// machine, where the goroutine sending a call is slow to get back to
+// waiting, made wide.
+type lateAnswer struct {
+	base    http.RoundTripper
+	results chan struct{} // one per result read off the event stream
+}
+
+func (l *lateAnswer) RoundTrip(r *http.Request) (*http.Response, error) {
+	isCall := false
+	if r.Method == http.MethodPost && r.GetBody != nil {
+		if b, err := r.GetBody(); err == nil {
+			body, _ := io.ReadAll(b)
+			isCall = strings.Contains(string(body), `"method":"tools/call"`)
+		}
+	}
+	resp, err := l.base.RoundTrip(r)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case r.Method == http.MethodGet:
+		resp.Body = &resultSpotter{ReadCloser: resp.Body, results: l.results}
+	case isCall:
+		resp.Body = &heldClose{ReadCloser: resp.Body, until: l.results}
+	}
+	return resp, nil
+}
+
+// resultSpotter signals once a call result read off the stream has been
+// taken in: on the next Read after the one that returned it.
+type resultSpotter struct {
+	io.ReadCloser
+	results chan struct{}
+	pending bool
+}
+
+func (s *resultSpotter) Read(p []byte) (int, error) {
+	if s.pending {
+		s.pending = false
+		s.results <- struct{}{}
+	}
+	n, err := s.ReadCloser.Read(p)
+	if strings.Contains(string(p[:n]), `"result":{"content"`) {
+		s.pending = true
+	}
+	return n, err
+}
+
+type heldClose struct {
+	io.ReadCloser
+	until chan struct{}
+}
+
+func (h *heldClose) Close() error {
+	select {
+	case <-h.until:
+	case <-time.After(5 * time.Second):
+	}
+	return h.ReadCloser.Close()
+}
+
+// An interrupted call whose server's answer (to the client's refusal)
+// comes before the call's sender gets back to waiting still interrupts:
+// mcp-go's transport picks at random between the response and the done
+// context, and the call used to return the server's answer to the
+// refusal as its result, now and then (1 run in 50 on a loaded machine).
+func TestLegacySSEInterruptBeatsLateAnswer(t *testing.T) {
+	url := newLegacySSEServer(t)
+	la := &lateAnswer{base: http.DefaultTransport, results: make(chan struct{}, 64)}
+	conn := SSE{URL: url, HTTPClient: func() *http.Client { return &http.Client{Transport: la} }}
+	tools := loadTools(t, newClient(t, map[string]Connection{"old": conn}, nil))
+	for i := range 20 {
+		_, err := tools["ask"].Call(testCtx(t), nil)
+		var need *ElicitationRequired
+		if !errors.As(err, &need) {
+			t.Fatalf("call %d = %v, want an interruption", i, err)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package mcpservers
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -135,5 +136,70 @@ func TestLoadContextDoesNotBoundTheProcess(t *testing.T) {
 	}
 	if after := pidOf(t, whoami); after != before {
 		t.Errorf("the call went to process %d, not %d: the first ended with the load's context", after, before)
+	}
+}
+
+// mcp-go's stdio transport logs to slog.Default: a server that floods the
+// client with requests and goes made `guardian record --json` print 1,796
+// "ERROR Error writing response" lines. A library prints nothing: a client
+// process, re-executed, writes nothing on its standard error.
+func TestStdioTransportLogsNothing(t *testing.T) {
+	cmd := exec.CommandContext(testCtx(t), testBinary(), "-test.run=^$")
+	cmd.Env = append(os.Environ(), clientEnv+"=raw-flood")
+	var stderr, stdout strings.Builder
+	cmd.Stderr, cmd.Stdout = &stderr, &stdout
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("client: %v\n%s", err, stderr.String())
+	}
+	if stderr.Len() > 0 || stdout.Len() > 0 {
+		lines := strings.Count(stderr.String(), "\n")
+		first, _, _ := strings.Cut(stderr.String(), "\n")
+		t.Errorf("the client printed %d lines on stderr, the first %q; stdout %q", lines, first, stdout.String())
+	}
+}
+
+// What stops a stdio server from starting is said as it is: a working
+// directory that is missing or no directory (exec reports a chdir failure
+// as the program missing), a command that is a directory or not
+// executable, a script whose interpreter is missing. The paths are
+// machine-dependent and not quoted: the message names what is wrong.
+func TestStdioStartFailuresSayWhat(t *testing.T) {
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, "file")
+	if err := os.WriteFile(file, []byte("not a program\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(tmp, "script")
+	if err := os.WriteFile(script, []byte("#!"+filepath.Join(tmp, "no-such-interpreter")+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	garbage := filepath.Join(tmp, "garbage")
+	if err := os.WriteFile(garbage, []byte{0x7f, 'E', 'L', 'F', 0, 0, 0, 0}, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, command, dir, want string
+	}{
+		{"dir-missing", testBinary(), filepath.Join(tmp, "no-such-dir"), "the working directory (cwd) does not exist"},
+		{"dir-missing-bare-command", "sh", filepath.Join(tmp, "no-such-dir"), "the working directory (cwd) does not exist"},
+		{"dir-missing-relative-command", "./bin/server", filepath.Join(tmp, "no-such-dir"), "the working directory (cwd) does not exist"},
+		{"dir-is-a-file", testBinary(), file, "the working directory (cwd) is not a directory"},
+		{"command-is-a-directory", tmp, "", "the command is a directory"},
+		{"command-not-executable", file, "", "the command is not executable"},
+		{"interpreter-missing", script, "", "its interpreter (the #! line) or dynamic loader was not found"},
+		{"not-a-program", garbage, "", "not a program this system can run"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conn := stdioServer("docs")
+			conn.Command, conn.Dir = tc.command, tc.dir
+			_, err := newCheckedClient(t, map[string]Connection{"srv": conn}, nil).Tools(testCtx(t))
+			wantKind(t, err, ErrConnect, "srv")
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %q, want %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), tmp) {
+				t.Errorf("err = %q quotes a machine's path", err)
+			}
+		})
 	}
 }

@@ -27,9 +27,17 @@ import (
 // serverEnv selects the server a re-executed test binary runs.
 const serverEnv = "MCPSERVERS_TEST_SERVER"
 
+// clientEnv makes a re-executed test binary a client of the stdio server
+// it names, whose standard error the test reads (see
+// TestStdioTransportLogsNothing).
+const clientEnv = "MCPSERVERS_TEST_CLIENT"
+
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(serverEnv); mode != "" {
 		os.Exit(runTestServer(mode))
+	}
+	if mode := os.Getenv(clientEnv); mode != "" {
+		os.Exit(runTestClient(mode))
 	}
 	code := m.Run()
 	if left := leftHandlers(); code == 0 && len(left) > 0 {
@@ -387,6 +395,20 @@ func newManyServer(n, limit int) *server.MCPServer {
 	return s
 }
 
+// runTestClient loads the tools of the stdio test server mode and closes
+// the client, as `guardian record` does; what it prints is the test's.
+func runTestClient(mode string) int {
+	c, err := NewClient(map[string]Connection{"srv": stdioServer(mode)}, nil)
+	if err != nil {
+		return 2
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, _ = c.Tools(ctx)
+	c.Close()
+	return 0
+}
+
 // rawServer is a hand-written pre-2026 JSON-RPC server over stdio, for
 // faults an mcp-go server would not commit.
 func rawServer(fault string) int {
@@ -442,6 +464,15 @@ func rawServer(fault string) int {
 			}
 			_ = json.Unmarshal(req.Params, &p)
 			switch fault {
+			case "flood":
+				// Requests of its own, more than a client answers
+				// before the server is gone; then the page, and away
+				// without reading the answers.
+				for i := range 2000 {
+					fmt.Fprintf(out, `{"jsonrpc":"2.0","id":"flood-%d","method":"ping"}`+"\n", i)
+				}
+				answer(req.ID, `{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}`)
+				return 0
 			case "repeat-cursor":
 				answer(req.ID, fmt.Sprintf(`{"tools":[{"name":"t_%s","inputSchema":{"type":"object"}}],"nextCursor":"again"}`, p.Cursor))
 			case "list-error":

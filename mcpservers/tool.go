@@ -51,29 +51,67 @@ func chain(ics []Interceptor, last CallFunc) CallFunc {
 	return next
 }
 
+// loaded reports whether t is a tool Client.Tools or SessionTools made:
+// the getters of a nil or zero *Tool return zero values, and its calls
+// ErrInvalidUse errors.
+func (t *Tool) loaded() bool { return t != nil && t.wt != nil && t.srv != nil && t.chain != nil }
+
 // Name is the name the model sees: the tool's MCP name, or the prefixed
 // name with ClientOptions.PrefixToolNames.
-func (t *Tool) Name() string { return t.name }
+func (t *Tool) Name() string {
+	if !t.loaded() {
+		return ""
+	}
+	return t.name
+}
 
 // MCPName is the tool's name as the server knows it, which calls use.
-func (t *Tool) MCPName() string { return t.wt.name }
+func (t *Tool) MCPName() string {
+	if !t.loaded() {
+		return ""
+	}
+	return t.wt.name
+}
 
 // Title is the tool's title as sent, or "".
-func (t *Tool) Title() string { return t.wt.title }
+func (t *Tool) Title() string {
+	if !t.loaded() {
+		return ""
+	}
+	return t.wt.title
+}
 
 // Description is the tool's description as sent, or "".
-func (t *Tool) Description() string { return t.wt.description }
+func (t *Tool) Description() string {
+	if !t.loaded() {
+		return ""
+	}
+	return t.wt.description
+}
 
 // InputSchema is the tool's input JSON Schema, exactly the bytes the server
 // sent, with every keyword.
-func (t *Tool) InputSchema() json.RawMessage { return bytes.Clone(t.wt.input) }
+func (t *Tool) InputSchema() json.RawMessage {
+	if !t.loaded() {
+		return nil
+	}
+	return bytes.Clone(t.wt.input)
+}
 
 // OutputSchema is the tool's output JSON Schema as sent, or nil.
-func (t *Tool) OutputSchema() json.RawMessage { return bytes.Clone(t.wt.output) }
+func (t *Tool) OutputSchema() json.RawMessage {
+	if !t.loaded() {
+		return nil
+	}
+	return bytes.Clone(t.wt.output)
+}
 
 // Annotations are the tool's behaviour hints, decoded; a malformed hint
 // counts as not given.
 func (t *Tool) Annotations() Annotations {
+	if !t.loaded() {
+		return Annotations{}
+	}
 	a := t.wt.ann
 	a.ReadOnlyHint = clonePtr(a.ReadOnlyHint)
 	a.DestructiveHint = clonePtr(a.DestructiveHint)
@@ -91,13 +129,28 @@ func clonePtr(p *bool) *bool {
 }
 
 // Meta is the tool's _meta object as sent, or nil.
-func (t *Tool) Meta() json.RawMessage { return bytes.Clone(t.wt.meta) }
+func (t *Tool) Meta() json.RawMessage {
+	if !t.loaded() {
+		return nil
+	}
+	return bytes.Clone(t.wt.meta)
+}
 
 // Raw is the tool's whole definition, exactly as sent in tools/list.
-func (t *Tool) Raw() json.RawMessage { return bytes.Clone(t.wt.raw) }
+func (t *Tool) Raw() json.RawMessage {
+	if !t.loaded() {
+		return nil
+	}
+	return bytes.Clone(t.wt.raw)
+}
 
 // Server describes the server the tool came from.
-func (t *Tool) Server() ServerInfo { return t.info }
+func (t *Tool) Server() ServerInfo {
+	if !t.loaded() {
+		return ServerInfo{}
+	}
+	return t.info
+}
 
 // Call calls the tool with args, through the tool's interceptors. A tool
 // failure the server reports is a Result with IsError set; a failure to
@@ -124,6 +177,12 @@ func (t *Tool) Resume(ctx context.Context, args map[string]any, answers map[stri
 }
 
 func (t *Tool) run(ctx context.Context, args map[string]any, answers map[string]ElicitationResponse) (*Result, error) {
+	if !t.loaded() {
+		return nil, invalidUse("", "", "call", errNilTool)
+	}
+	if ctx == nil {
+		return nil, invalidUse(t.srv.cfg.name, t.wt.name, "call", errNilContext)
+	}
 	if answers != nil {
 		ctx = context.WithValue(ctx, answersKey{}, answers)
 	}
@@ -153,7 +212,12 @@ func (t *Tool) run(ctx context.Context, args map[string]any, answers map[string]
 // shared (args and code with the server's other tools): treat them as
 // read-only. They are the record's own, not the connection's, so changing
 // them cannot change what the tool calls.
-func (t *Tool) MCPRecord() definition.MCPRecord { return t.record }
+func (t *Tool) MCPRecord() definition.MCPRecord {
+	if !t.loaded() {
+		return definition.MCPRecord{}
+	}
+	return t.record
+}
 
 // newRecord makes the tool's MCPRecord, with copies of its own.
 func (t *Tool) newRecord() definition.MCPRecord {

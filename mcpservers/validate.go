@@ -3,6 +3,7 @@ package mcpservers
 import (
 	"net/url"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,9 +57,11 @@ func validate(name string, c Connection) []error {
 	case StreamableHTTP:
 		errs = append(errs, validateURL(base, name, c.URL, "http", "https")...)
 		errs = append(errs, validateHeaders(base, name, c.Headers)...)
+		errs = append(errs, validateAuth(base, name, c.Auth)...)
 	case SSE:
 		errs = append(errs, validateURL(base, name, c.URL, "http", "https")...)
 		errs = append(errs, validateHeaders(base, name, c.Headers)...)
+		errs = append(errs, validateAuth(base, name, c.Auth)...)
 	case WebSocket:
 		errs = append(errs, validateURL(base, name, c.URL, "ws", "wss")...)
 		errs = append(errs, validateHeaders(base, name, c.Headers)...)
@@ -115,6 +118,32 @@ func validateHeaders(base, name string, h map[string]string) []error {
 		}
 	}
 	return errs
+}
+
+// validateAuth refuses an Auth that is a nil func or pointer: it would
+// panic on the first request, perhaps on a goroutine of mcp-go's.
+func validateAuth(base, name string, a Auth) []error {
+	if a == nil || !isNil(a) {
+		return nil
+	}
+	return []error{&refusals.Error{
+		Kind: refusals.ErrInvalid, Pointer: refusals.Append(base, "auth"), Rule: "auth-nil", Subject: name,
+		Detail: "Auth is a nil func or pointer", Fix: "set an Auth, or leave the field nil for none",
+	}}
+}
+
+// isNil reports whether v is nil, or holds a nil func or pointer: a
+// method called on either most likely panics. (A nil map or slice type
+// may well have methods that work.)
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Func, reflect.Pointer:
+		return rv.IsNil()
+	}
+	return false
 }
 
 // ordinal names the i-th (from 0) key of a map in sorted order, counting
