@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/guardian-agent/guardian-go/internal/execargs"
 	"github.com/guardian-agent/guardian-go/refusals"
 )
 
@@ -29,17 +30,11 @@ func validate(name string, c Connection) []error {
 	case nil:
 		errs = append(errs, refuse(base, "connection-missing", "the server has no connection", "give a Stdio, StreamableHTTP, SSE or WebSocket connection"))
 	case Stdio:
-		switch {
-		case c.Command == "":
+		if c.Command == "" {
 			errs = append(errs, refuse(refusals.Append(base, "command"), "command-empty", "the command is empty", "name the program that runs the server"))
-		case strings.ContainsRune(c.Command, 0):
-			errs = append(errs, refuse(refusals.Append(base, "command"), "command-invalid", "the command holds a NUL byte", "remove it"))
 		}
-		for i, a := range c.Args {
-			if strings.ContainsRune(a, 0) {
-				errs = append(errs, refuse(refusals.Append(base, "args", strconv.Itoa(i)), "arg-invalid", "the argument holds a NUL byte", "remove it"))
-			}
-		}
+		// The rule definition.Build applies to what it records, too.
+		errs = append(errs, execargs.Refusals(base, name, c.Command, c.Args)...)
 		for i, k := range sortedKeys(c.Env) {
 			switch {
 			case k == "" || strings.ContainsAny(k, "=\x00"):
