@@ -16,10 +16,13 @@ import (
 // Parse reads a definition document strictly: valid UTF-8 JSON without
 // duplicate keys, no unknown fields, every value of the right type, valid
 // against the schema, tools and servers sorted and unique, every server used
-// by a tool, no credential in a server's command, URL or arguments, and
-// none of the credentials secrets.CheckText finds in any other string.
-// Refusals are located by JSON pointer and never quote values. Parse reads
-// every document Build writes, and its Document returns the same bytes.
+// by a tool, no credential in a server's command, URL or arguments, no NUL
+// in a command or argument, names (the agent's, sub-agents', tools',
+// servers') that keep the rule for names Build applies, and none of the
+// credentials secrets.CheckText finds in any other string. Refusals are
+// located by JSON pointer and never quote values (a member whose name holds
+// a credential is "<member N>"). Parse reads every document Build writes,
+// and its Document returns the same bytes.
 func Parse(data []byte) (*Definition, error) {
 	root, err := canonjson.Parse(data)
 	if err != nil {
