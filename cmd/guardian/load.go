@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -170,7 +171,7 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 		var ps []problem
 		for _, r := range refusals.All(err) {
 			p := refusalProblem(path, r)
-			p.Pointer = configPointer(selected, r.Pointer)
+			p.Pointer = configPointer(selected, conns, r.Pointer)
 			ps = append(ps, p)
 		}
 		if len(ps) == 0 {
@@ -587,8 +588,12 @@ func displayPath(path string) string {
 }
 
 // configPointer turns a pointer mcpservers gives (/mcpServers/<name>/...)
-// into the pointer of the same value in the config.
-func configPointer(selected []mcpconfig.Server, p string) string {
+// into the pointer of the same value in the config. An env or header name
+// mcpservers writes as its stand-in (<member N>, N in sorted order) is
+// found in conns and written as the config's stand-in (N in file order);
+// an env variable the config does not have came from its envFile, which
+// is pointed at instead.
+func configPointer(selected []mcpconfig.Server, conns map[string]mcpservers.Connection, p string) string {
 	toks, err := refusals.Tokens(p)
 	if err != nil || len(toks) < 2 || toks[0] != "mcpServers" {
 		return p
@@ -601,9 +606,49 @@ func configPointer(selected []mcpconfig.Server, p string) string {
 		if len(toks) == 3 && toks[2] == "url" {
 			return s.URLPointer() // Windsurf's serverUrl
 		}
+		if len(toks) >= 4 && (toks[2] == "env" || toks[2] == "headers") {
+			key := toks[3]
+			if n, ok := names.MemberIndex(key); ok {
+				sorted := slices.Sorted(maps.Keys(connectionMap(conns[s.Name], toks[2])))
+				if n >= len(sorted) {
+					return refusals.Append(s.Pointer, toks[2])
+				}
+				key = sorted[n]
+			}
+			if mp, ok := s.MemberPointer(toks[2], key); ok {
+				return refusals.Append(mp, toks[4:]...)
+			}
+			if toks[2] == "env" && s.Connection.EnvFile != "" {
+				return refusals.Append(s.Pointer, "envFile")
+			}
+			return refusals.Append(s.Pointer, toks[2])
+		}
 		return refusals.Append(s.Pointer, toks[2:]...)
 	}
 	return p
+}
+
+// connectionMap is a connection's env or headers.
+func connectionMap(c mcpservers.Connection, field string) map[string]string {
+	switch c := c.(type) {
+	case mcpservers.Stdio:
+		if field == "env" {
+			return c.Env
+		}
+	case mcpservers.SSE:
+		if field == "headers" {
+			return c.Headers
+		}
+	case mcpservers.StreamableHTTP:
+		if field == "headers" {
+			return c.Headers
+		}
+	case mcpservers.WebSocket:
+		if field == "headers" {
+			return c.Headers
+		}
+	}
+	return nil
 }
 
 // loaded is one server's tools, or why there are none.

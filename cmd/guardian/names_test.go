@@ -117,11 +117,21 @@ func TestKeysHoldingCredentialsAreNotQuoted(t *testing.T) {
 		"url": "https://mcp.example/mcp", "headers": map[string]any{"Authorization: Bearer " + tok: true}}}})
 	writeJSONFile(t, dir, "unset.json", map[string]any{"mcpServers": map[string]any{"gh": map[string]any{
 		"command": "./toolserver", "env": map[string]any{"A": "1", tok: "${env:GUARDIAN_TEST_UNSET}"}}}})
+	// Values mcpservers.NewClient refuses, under keys that are the secret:
+	// its pointers (sorted order) become the config's (file order).
+	if err := os.WriteFile(filepath.Join(dir, "newclient-headers.json"), []byte(`{"mcpServers": {"gh": {"url": "https://mcp.example/mcp", "headers": {"zz": "1", "`+tok+`": "a\u0001b"}}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "newclient-env.json"), []byte(`{"mcpServers": {"gh": {"command": "./toolserver", "env": {"zz": "1", "`+tok+`": "x\u0000"}}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args    []string
 		code    int
 		pointer string
 	}{
+		{[]string{"record", "newclient-headers.json"}, exitBad, "/mcpServers/gh/headers/<member 1>: header-invalid"},
+		{[]string{"record", "newclient-env.json", "--json"}, exitBad, `"pointer": "/mcpServers/gh/env/<member 1>"`},
 		{[]string{"scan", "boolean.json"}, exitBad, "/mcpServers/gh/headers/<member 0>"},
 		{[]string{"scan", "boolean.json", "--json"}, exitBad, "/mcpServers/gh/headers/<member 0>"},
 		{[]string{"record", "boolean.json"}, exitBad, "/mcpServers/gh/headers/<member 0>"},

@@ -27,6 +27,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/guardian-agent/guardian-go/internal/names"
@@ -82,6 +83,24 @@ type Server struct {
 	// The env and headers keys in file order, for the stand-ins of the
 	// pointers Resolve makes.
 	envKeys, headerKeys []string
+}
+
+// MemberPointer returns the pointer of the member key of the server's
+// field "env" or "headers" (key's stand-in when it holds a credential),
+// and false when the config has no such member (a variable of the
+// envFile, say).
+func (s *Server) MemberPointer(field, key string) (string, bool) {
+	keys := s.envKeys
+	if field == "headers" {
+		keys = s.headerKeys
+	} else if field != "env" {
+		return "", false
+	}
+	i := slices.Index(keys, key)
+	if i < 0 {
+		return "", false
+	}
+	return names.Append(refusals.Append(s.Pointer, field), key, i), true
 }
 
 // Label is the server's name as it may be printed: its name, or, when

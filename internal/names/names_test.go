@@ -54,6 +54,14 @@ func TestStandIns(t *testing.T) {
 	if got := Pointer("not a pointer " + tok); got != Withheld {
 		t.Errorf("Pointer(malformed credential) = %q", got)
 	}
+	if n, ok := MemberIndex(Member(12)); !ok || n != 12 {
+		t.Errorf("MemberIndex(Member(12)) = %d, %v", n, ok)
+	}
+	for _, bad := range []string{"<member >", "<member -1>", "<member 01>", "member 1", "<member 1", Withheld} {
+		if _, ok := MemberIndex(bad); ok {
+			t.Errorf("MemberIndex(%q) is a stand-in", bad)
+		}
+	}
 	if got := Subject(tok); got != Withheld {
 		t.Errorf("Subject(credential) = %q", got)
 	}

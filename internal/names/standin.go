@@ -2,6 +2,7 @@ package names
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/guardian-agent/guardian-go/refusals"
 )
@@ -28,6 +29,21 @@ const Withheld = "<withheld>"
 // 0).
 func Member(index int) string {
 	return "<member " + strconv.Itoa(index) + ">"
+}
+
+// MemberIndex returns N for the stand-in token "<member N>", and whether
+// tok is one.
+func MemberIndex(tok string) (int, bool) {
+	digits, ok := strings.CutPrefix(tok, "<member ")
+	if !ok {
+		return 0, false
+	}
+	digits, ok = strings.CutSuffix(digits, ">")
+	n, err := strconv.Atoi(digits)
+	if !ok || err != nil || n < 0 || Member(n) != tok {
+		return 0, false
+	}
+	return n, true
 }
 
 // Token is key as a pointer token: key itself, or, when it holds a
