@@ -156,3 +156,37 @@ func TestToolNamesWithInvisibleCharactersRefused(t *testing.T) {
 		}
 	}
 }
+
+// FuzzEscape: whatever the text, escape leaves nothing a terminal acts on
+// and is idempotent, and jsonSafe keeps a JSON report the same value with
+// no such character raw.
+func FuzzEscape(f *testing.F) {
+	for _, s := range []string{"plain", "a\nb", "\x1b[2J\r", "x\u202ey\u200b", "\xff\xfe", "\U000e0001tag", "C:\\path"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		e := escape(s)
+		for _, r := range e {
+			if !unicode.IsPrint(r) {
+				t.Fatalf("escape(%q) holds %U", s, r)
+			}
+		}
+		if escape(e) != e {
+			t.Fatalf("escape is not idempotent on %q", s)
+		}
+		data, err := json.Marshal(map[string]string{"v": s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		safe := jsonSafe(data)
+		var a, b map[string]string
+		if json.Unmarshal(data, &a) != nil || json.Unmarshal(safe, &b) != nil || a["v"] != b["v"] {
+			t.Fatalf("jsonSafe changed the value of %q: %s", s, safe)
+		}
+		for _, r := range string(safe) {
+			if !unicode.IsPrint(r) {
+				t.Fatalf("jsonSafe left %U raw", r)
+			}
+		}
+	})
+}
