@@ -76,19 +76,35 @@ func NewFuncTool(name, description string, inputSchema json.RawMessage, fn ToolF
 	return &FuncTool{name: name, description: description, schema: s, fn: fn}
 }
 
-// Name returns the tool's name.
-func (t *FuncTool) Name() string { return t.name }
+// Name returns the tool's name ("" for a nil *FuncTool).
+func (t *FuncTool) Name() string {
+	if t == nil {
+		return ""
+	}
+	return t.name
+}
 
-// Description returns the tool's description.
-func (t *FuncTool) Description() string { return t.description }
+// Description returns the tool's description ("" for a nil *FuncTool).
+func (t *FuncTool) Description() string {
+	if t == nil {
+		return ""
+	}
+	return t.description
+}
 
-// InputSchema returns the tool's input schema.
-func (t *FuncTool) InputSchema() json.RawMessage { return t.schema }
+// InputSchema returns the tool's input schema (nil for a nil *FuncTool
+// or a zero FuncTool, which Build refuses as having none).
+func (t *FuncTool) InputSchema() json.RawMessage {
+	if t == nil {
+		return nil
+	}
+	return t.schema
+}
 
-// Call runs the tool. A tool made with a nil function has nothing to run:
-// Call returns ErrNoFunc.
+// Call runs the tool. A tool made with a nil function, a zero FuncTool
+// and a nil *FuncTool have nothing to run: Call returns ErrNoFunc.
 func (t *FuncTool) Call(ctx context.Context, args map[string]any) (any, error) {
-	if t.fn == nil {
+	if t == nil || t.fn == nil {
 		return nil, ErrNoFunc
 	}
 	return t.fn(ctx, args)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/guardian-agent/guardian-go/fingerprint"
 	"github.com/guardian-agent/guardian-go/internal/canonjson"
+	"github.com/guardian-agent/guardian-go/internal/names"
 	"github.com/guardian-agent/guardian-go/refusals"
 )
 
@@ -100,8 +101,10 @@ func (b *builder) combine(parts []fingerprint.Part) string {
 	return h
 }
 
-func (b *builder) refuse(kind error, pointer, rule, subject, detail, fix string) {
-	b.errs = append(b.errs, &refusals.Error{Kind: kind, Pointer: pointer, Rule: rule, Subject: subject, Detail: detail, Fix: fix})
+// refuse adds a refusal; a subject that holds a credential is written as
+// a stand-in.
+func (b *builder) refuse(kind error, pointer, rule, about, detail, fix string) {
+	b.errs = append(b.errs, &refusals.Error{Kind: kind, Pointer: pointer, Rule: rule, Subject: subject(about), Detail: detail, Fix: fix})
 }
 
 // pending is a tool on its way into the record.
@@ -133,7 +136,7 @@ func (b *builder) agent(a *Agent, base string) (*AgentRecord, *agentIndex) {
 	if a.Name == "" {
 		b.refuse(refusals.ErrInvalid, refusals.Append(base, keyName), "agent-name-required", "", "", "give the agent a name")
 	}
-	b.prose(base, keyName, a.Name)
+	b.name(base, keyName, a.Name)
 	b.prose(base, keyDescription, a.Description)
 	b.prose(base, keyModel, a.Model)
 	b.prose(base, keySystemPrompt, a.SystemPrompt)
@@ -244,7 +247,7 @@ func (b *builder) tool(p *pending, tp string) (ToolRecord, toolValues) {
 	if p.name == "" {
 		b.refuse(refusals.ErrInvalid, refusals.Append(tp, keyName), "tool-name-required", "", "", "give the tool a name")
 	}
-	b.prose(tp, keyName, tr.Name)
+	b.name(tp, keyName, tr.Name)
 	b.prose(tp, keyDescription, tr.Description)
 	tv.input, _ = b.schema(tp, keyInputSchema, p.name, t.InputSchema(), true)
 
@@ -404,7 +407,7 @@ func sameIDs(ids []codeID, code []Code) bool {
 func (b *builder) codeParts(hp, tool string, code []Code) []fingerprint.Part {
 	for _, c := range code {
 		if roleRank(c.Role) < 0 {
-			b.refuse(refusals.ErrInvalid, hp, "code-role-unknown", tool, "the tool reports code in role "+strconv.Quote(string(c.Role)), "report code only in the roles definition.Role names")
+			b.refuse(refusals.ErrInvalid, hp, "code-role-unknown", tool, "the tool reports code in role "+strconv.Quote(subject(string(c.Role))), "report code only in the roles definition.Role names")
 			return nil
 		}
 	}
@@ -442,7 +445,7 @@ func annotate(err error, tool string, role Role) error {
 	out := make([]error, len(rs))
 	for i, r := range rs {
 		c := *r
-		note := string(role) + " code of tool " + strconv.Quote(tool)
+		note := string(role) + " code of tool " + strconv.Quote(subject(tool))
 		if c.Detail == "" {
 			c.Detail = note
 		} else {
@@ -498,20 +501,22 @@ func (b *builder) object(base, key, tool string, raw []byte) (canonjson.Value, b
 }
 
 // jsonRefusal turns a canonjson error into a refusal located at base plus
-// the pointer within the parsed value.
-func jsonRefusal(base string, err error, subject string) error {
+// the pointer within the parsed value. A key of that pointer that holds a
+// credential is withheld: the value did not parse, so its place among its
+// object's members is not known.
+func jsonRefusal(base string, err error, about string) error {
 	if se, ok := err.(*canonjson.SyntaxError); ok {
-		return &refusals.Error{Kind: refusals.ErrInvalid, Pointer: base + se.Pointer, Rule: "json-invalid", Subject: subject,
+		return &refusals.Error{Kind: refusals.ErrInvalid, Pointer: base + names.Pointer(se.Pointer), Rule: "json-invalid", Subject: subject(about),
 			Detail: se.Msg + " at byte " + strconv.Itoa(se.Offset), Fix: "give valid, duplicate-free UTF-8 JSON"}
 	}
-	return &refusals.Error{Kind: refusals.ErrInvalid, Pointer: base, Rule: "json-invalid", Subject: subject}
+	return &refusals.Error{Kind: refusals.ErrInvalid, Pointer: base, Rule: "json-invalid", Subject: subject(about)}
 }
 
 // withSubjectTool names the tool in a refusal that names nothing.
 func withSubjectTool(err error, tool string) error {
 	if r, ok := err.(*refusals.Error); ok && r.Subject == "" {
 		c := *r
-		c.Subject = tool
+		c.Subject = subject(tool)
 		return &c
 	}
 	return err

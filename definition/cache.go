@@ -14,16 +14,18 @@ import (
 // again costs a fraction of building it the first time.
 //
 // A Cache is safe for concurrent use. It holds every distinct schema it has
-// seen, so it grows with them; start a new one to let old ones go.
+// seen, so it grows with them; start a new one to let old ones go. The
+// zero Cache is empty and ready to use, as NewCache's is.
 type Cache struct {
 	mu     sync.RWMutex
 	values map[string]canonjson.Value
 	clean  map[string]struct{} // text that holds no credential
+	names  map[string]struct{} // names that passed the rule for names
 }
 
 // NewCache returns an empty Cache.
 func NewCache() *Cache {
-	return &Cache{values: map[string]canonjson.Value{}, clean: map[string]struct{}{}}
+	return &Cache{}
 }
 
 // isClean reports whether text passed the credential check before.
@@ -36,7 +38,27 @@ func (c *Cache) isClean(text string) bool {
 
 func (c *Cache) markClean(text string) {
 	c.mu.Lock()
+	if c.clean == nil {
+		c.clean = map[string]struct{}{}
+	}
 	c.clean[text] = struct{}{}
+	c.mu.Unlock()
+}
+
+// isCleanName reports whether name passed the rule for names before.
+func (c *Cache) isCleanName(name string) bool {
+	c.mu.RLock()
+	_, ok := c.names[name]
+	c.mu.RUnlock()
+	return ok
+}
+
+func (c *Cache) markCleanName(name string) {
+	c.mu.Lock()
+	if c.names == nil {
+		c.names = map[string]struct{}{}
+	}
+	c.names[name] = struct{}{}
 	c.mu.Unlock()
 }
 
@@ -51,6 +73,9 @@ func (c *Cache) get(raw []byte) (canonjson.Value, bool) {
 
 func (c *Cache) put(raw []byte, v canonjson.Value) {
 	c.mu.Lock()
+	if c.values == nil {
+		c.values = map[string]canonjson.Value{}
+	}
 	c.values[string(raw)] = v
 	c.mu.Unlock()
 }

@@ -55,9 +55,10 @@ type agentIndex struct {
 // later exports return the same bytes. Build's documents are valid by
 // construction, so the error, *refusals.Error values of kind
 // refusals.ErrInvalid, would mean a bug in this package; the check runs
-// all the same. A nil Definition has no document: ErrInvalid.
+// all the same. A nil or zero Definition (one Build or Parse did not make)
+// has no document: ErrInvalid, rule "definition-nil".
 func (d *Definition) Document() ([]byte, error) {
-	if d == nil {
+	if d.zero() {
 		return nil, errNilDefinition
 	}
 	d.export()
@@ -69,9 +70,10 @@ func (d *Definition) Document() ([]byte, error) {
 
 // Digest returns "blake3:<64 hex>", the BLAKE3-256 hash of Document's bytes
 // (so `b3sum` reproduces it). It changes if and only if the document does.
-// It is "" when Document returns an error, and for a nil Definition.
+// It is "" when Document returns an error, and for a nil or zero
+// Definition.
 func (d *Definition) Digest() string {
-	if d == nil {
+	if d.zero() {
 		return ""
 	}
 	d.export()
@@ -93,15 +95,20 @@ func (d *Definition) export() {
 	})
 }
 
-// Record returns the document as Go values, a copy the caller may change.
+// Record returns the document as Go values, a copy the caller may change;
+// an empty record for a nil or zero Definition.
 func (d *Definition) Record() *AgentRecord { return d.rec().clone() }
+
+// zero reports whether d is nil or a Definition that Build or Parse did
+// not make (the zero value): it has no document to give.
+func (d *Definition) zero() bool { return d == nil || d.index == nil }
 
 // rec returns the decoded record. The document passed the schema and the
 // strict decoder accepts every schema-valid document (Parse runs both on
 // everything it reads, and FuzzParse holds them together), so decoding
 // cannot fail; were it to, the record would be empty rather than wrong.
 func (d *Definition) rec() *AgentRecord {
-	if d == nil {
+	if d.zero() {
 		return &AgentRecord{}
 	}
 	d.recordOnce.Do(func() {

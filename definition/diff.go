@@ -87,8 +87,8 @@ func (c Change) String() string {
 
 // Diff reports how new differs from old, tool by tool and server by
 // server, in a fixed order: by agent, then servers, then tools, each by
-// name. Two definitions with equal digests have no changes. A nil
-// Definition counts as an agent with nothing in it.
+// name. Two definitions with equal digests have no changes. A nil or
+// zero Definition counts as an agent with nothing in it.
 func Diff(old, new *Definition) []Change {
 	if old.Digest() == new.Digest() {
 		return nil
@@ -96,9 +96,9 @@ func Diff(old, new *Definition) []Change {
 	var out []Change
 	o, n := old.rec(), new.rec()
 	switch {
-	case old == nil:
+	case old.zero():
 		o = &AgentRecord{FormatVersion: n.FormatVersion, Name: n.Name}
-	case new == nil:
+	case new.zero():
 		n = &AgentRecord{FormatVersion: o.FormatVersion, Name: o.Name}
 	}
 	if o.FormatVersion != n.FormatVersion {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/guardian-agent/guardian-go/internal/canonjson"
+	"github.com/guardian-agent/guardian-go/internal/names"
 	"github.com/guardian-agent/guardian-go/refusals"
 )
 
@@ -25,12 +26,12 @@ func parseExcludes(ps []string) (exclusions, []error) {
 	for _, p := range ps {
 		toks, err := refusals.Tokens(p)
 		if err != nil {
-			errs = append(errs, &refusals.Error{Kind: refusals.ErrInvalid, Rule: "exclude-malformed", Subject: p,
+			errs = append(errs, &refusals.Error{Kind: refusals.ErrInvalid, Rule: "exclude-malformed", Subject: subject(p),
 				Detail: "Options.Exclude holds a malformed JSON pointer", Fix: `write RFC 6901 pointers such as "/mcpServers/0/args"`})
 			continue
 		}
 		if !excludable(toks) {
-			errs = append(errs, &refusals.Error{Kind: refusals.ErrInvalid, Pointer: p, Rule: "exclude-required",
+			errs = append(errs, &refusals.Error{Kind: refusals.ErrInvalid, Pointer: names.Pointer(p), Rule: "exclude-required",
 				Detail: "a document cannot go without this",
 				Fix:    "leave out only optional fields: an agent's description, model or systemPrompt; a tool's title, outputSchema, annotations or parts of its schemas; a server's url, command or args"})
 			continue
@@ -104,7 +105,7 @@ func (ex exclusions) apply(root canonjson.Value) (canonjson.Value, []error) {
 	for _, e := range ex {
 		v, ok := remove(root, e.tokens)
 		if !ok {
-			errs = append(errs, &refusals.Error{Kind: refusals.ErrInvalid, Pointer: e.pointer, Rule: "exclude-not-found",
+			errs = append(errs, &refusals.Error{Kind: refusals.ErrInvalid, Pointer: names.Pointer(e.pointer), Rule: "exclude-not-found",
 				Detail: "Options.Exclude names a value the document does not have", Fix: "remove the pointer, or correct it"})
 			continue
 		}

@@ -2,9 +2,13 @@ package definition
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/guardian-agent/guardian-go/internal/canonjson"
+	"github.com/guardian-agent/guardian-go/internal/execargs"
+	"github.com/guardian-agent/guardian-go/internal/names"
 	"github.com/guardian-agent/guardian-go/refusals"
 	"github.com/guardian-agent/guardian-go/secrets"
 )
@@ -12,10 +16,13 @@ import (
 // Parse reads a definition document strictly: valid UTF-8 JSON without
 // duplicate keys, no unknown fields, every value of the right type, valid
 // against the schema, tools and servers sorted and unique, every server used
-// by a tool, no credential in a server's command, URL or arguments, and
-// none of the credentials secrets.CheckText finds in any other string.
-// Refusals are located by JSON pointer and never quote values. Parse reads
-// every document Build writes, and its Document returns the same bytes.
+// by a tool, no credential in a server's command, URL or arguments, no NUL
+// in a command or argument, names (the agent's, sub-agents', tools',
+// servers') that keep the rule for names Build applies, and none of the
+// credentials secrets.CheckText finds in any other string. Refusals are
+// located by JSON pointer and never quote values (a member whose name holds
+// a credential is "<member N>"). Parse reads every document Build writes,
+// and its Document returns the same bytes.
 func Parse(data []byte) (*Definition, error) {
 	root, err := canonjson.Parse(data)
 	if err != nil {
@@ -65,15 +72,11 @@ func (dec *decoder) fields(v canonjson.Value, ptr string, readers map[string]fun
 		dec.fail(ptr, "wrong-type", "want object, got "+v.Kind.String())
 		return false
 	}
-	for _, m := range v.Members {
+	for i, m := range v.Members {
 		r, ok := readers[m.Key]
 		if !ok {
-			if secrets.CheckText("", m.Key) != nil {
-				// The name is the secret: point at its object.
-				dec.fail(ptr, "unknown-field", "a field not part of the format, whose name holds a credential")
-				continue
-			}
-			dec.fail(refusals.Append(ptr, m.Key), "unknown-field", "this field is not part of the format")
+			// A name that is a secret is pointed at by its stand-in.
+			dec.fail(names.Append(ptr, m.Key, i), "unknown-field", "this field is not part of the format")
 			continue
 		}
 		p := refusals.Append(ptr, m.Key)
@@ -212,9 +215,9 @@ func (dec *decoder) extensions(v canonjson.Value, ptr string, e *Extensions, top
 						return
 					}
 					e.Guardian.MCPTools = map[string]string{}
-					for _, m := range v.Members {
+					for i, m := range v.Members {
 						var s string
-						dec.str(&s)(m.Value, refusals.Append(p, m.Key))
+						dec.str(&s)(m.Value, names.Append(p, m.Key, i))
 						e.Guardian.MCPTools[m.Key] = s
 					}
 				},
@@ -235,19 +238,22 @@ func (dec *decoder) extensions(v canonjson.Value, ptr string, e *Extensions, top
 
 // checkRecord holds a parsed document to what Build would have written:
 // sorted, unique tools and servers, an mcpTools map that names only the
-// document's tools and servers, every server in use, valid exclusions, and
+// document's tools and servers, every server in use, valid exclusions,
+// names that keep the rule for names, no NUL in a command or argument, and
 // no credential where a server is recorded.
 func checkRecord(r *AgentRecord, ptr string, top bool) error {
 	var errs []error
 	fail := func(kind error, p, rule, detail string) {
 		errs = append(errs, &refusals.Error{Kind: kind, Pointer: p, Rule: rule, Detail: detail})
 	}
+	errs = append(errs, names.Check(refusals.Append(ptr, keyName), r.Name)...)
 	tools := map[string]bool{}
 	for i, t := range r.Tools {
 		p := refusals.Append(ptr, keyTools, strconv.Itoa(i))
 		if i > 0 && r.Tools[i-1].Name >= t.Name {
 			fail(refusals.ErrInvalid, p, "tools-order", "tools must be sorted by name and unique")
 		}
+		errs = append(errs, names.Check(refusals.Append(p, keyName), t.Name)...)
 		tools[t.Name] = true
 	}
 	servers := map[string]bool{}
@@ -256,6 +262,8 @@ func checkRecord(r *AgentRecord, ptr string, top bool) error {
 		if i > 0 && r.MCPServers[i-1].Name >= s.Name {
 			fail(refusals.ErrInvalid, p, "servers-order", "servers must be sorted by name and unique")
 		}
+		errs = append(errs, names.Check(refusals.Append(p, keyName), s.Name)...)
+		errs = append(errs, execargs.Refusals(p, "", s.Command, s.Args)...)
 		servers[s.Name] = true
 		if err := secrets.CheckStdio(p, s.Command, s.Args); err != nil {
 			errs = append(errs, err)
@@ -266,12 +274,14 @@ func checkRecord(r *AgentRecord, ptr string, top bool) error {
 	}
 	used := map[string]bool{}
 	mp := refusals.Append(ptr, keyExtensions, keyGuardian, keyMCPTools)
-	for tool, server := range r.Extensions.Guardian.MCPTools {
+	mcpTools := slices.SortedFunc(maps.Keys(r.Extensions.Guardian.MCPTools), canonjson.CompareKeys) // the document's order
+	for i, tool := range mcpTools {
+		server := r.Extensions.Guardian.MCPTools[tool]
 		if !tools[tool] {
-			fail(refusals.ErrInvalid, refusals.Append(mp, tool), "mcp-tool-unknown", "names a tool the document does not have")
+			fail(refusals.ErrInvalid, names.Append(mp, tool, i), "mcp-tool-unknown", "names a tool the document does not have")
 		}
 		if !servers[server] {
-			fail(refusals.ErrInvalid, refusals.Append(mp, tool), "mcp-server-unknown", "names a server the document does not have")
+			fail(refusals.ErrInvalid, names.Append(mp, tool, i), "mcp-server-unknown", "names a server the document does not have")
 		}
 		used[server] = true
 	}

@@ -440,7 +440,9 @@ func TestRefusesUnreadableSource(t *testing.T) {
 // surely as one in a server's args: in the system prompt, a tool's
 // description, a schema's string or a schema's property name. Each is
 // refused where it is, with a Cache too (nothing refused is remembered as
-// clean), and Parse refuses a document holding one.
+// clean), and Parse refuses a document holding one. A member name that is
+// the secret is pointed at by its stand-in, "<member N>", its index in the
+// canonical order.
 func TestRefusesCredentialsInText(t *testing.T) {
 	t.Parallel()
 	tok := fakeToken("ghp_", 36)
@@ -452,7 +454,7 @@ func TestRefusesCredentialsInText(t *testing.T) {
 	for range 2 {
 		_, err := definition.Build(a, opts)
 		wantRefusals(t, err, "/systemPrompt token/github", "/tools/0/description token/github",
-			"/tools/0/inputSchema/properties token/github", "/tools/0/inputSchema/properties/q/default token/github")
+			"/tools/0/inputSchema/properties/<member 0> token/github", "/tools/0/inputSchema/properties/q/default token/github")
 		if err != nil && strings.Contains(err.Error(), tok) {
 			t.Error("the error quotes the token")
 		}
@@ -469,7 +471,7 @@ func TestRefusesCredentialsInText(t *testing.T) {
 	_, err = definition.Parse([]byte(leaked))
 	wantRefusals(t, err, "/systemPrompt token/github")
 	_, err = definition.Parse([]byte(strings.Replace(string(doc), `"name": "a",`, `"name": "a", "`+tok+`": 1,`, 1)))
-	wantRefusals(t, err, " unknown-field")
+	wantRefusals(t, err, "/<member 2> unknown-field")
 	if err != nil && strings.Contains(err.Error(), tok) {
 		t.Error("Parse's error quotes the token")
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/guardian-agent/guardian-go/internal/execargs"
 	"github.com/guardian-agent/guardian-go/refusals"
 	"github.com/guardian-agent/guardian-go/secrets"
 )
@@ -41,7 +42,7 @@ func (b *builder) servers(used map[string]*serverUse, base string) []Server {
 		if name == "" {
 			b.refuse(refusals.ErrInvalid, refusals.Append(sp, keyName), "server-name-required", "", "", "give the server a name")
 		}
-		b.checkText(sp, keyName, s.Name)
+		b.name(sp, keyName, s.Name)
 		switch s.Transport {
 		case TransportStdio:
 			if s.Command == "" {
@@ -55,6 +56,8 @@ func (b *builder) servers(used map[string]*serverUse, base string) []Server {
 			for i, a := range s.Args {
 				b.checkText(ap, strconv.Itoa(i), a)
 			}
+			// What mcpservers.NewClient would not start.
+			b.errs = append(b.errs, execargs.Refusals(sp, subject(name), s.Command, s.Args)...)
 			// Command and args together: the command says what a flag
 			// means (mysql -pSECRET, sshpass -p SECRET).
 			if err := secrets.CheckStdio(sp, s.Command, s.Args); err != nil {
@@ -94,7 +97,7 @@ func withSubject(err error, server string) error {
 	for i, r := range rs {
 		c := *r
 		if c.Subject == "" {
-			c.Subject = server
+			c.Subject = subject(server)
 		}
 		out[i] = &c
 	}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/guardian-agent/guardian-go/internal/canonjson"
+	"github.com/guardian-agent/guardian-go/internal/names"
 	"github.com/guardian-agent/guardian-go/refusals"
 	"github.com/guardian-agent/guardian-go/secrets"
 )
@@ -45,8 +46,10 @@ func located(err error, pointer string) []error {
 }
 
 // textRefusals refuses the credentials in v's strings and member names; v
-// is at pointer base. The pointer of a finding in a member name is the
-// object's: the name is the secret.
+// is at pointer base. A member name is read as a name (names.Credential:
+// as text and as a lone word), and a finding in one is at the member's
+// stand-in, "<member N>" (its index in the canonical order): the name is
+// the secret.
 func textRefusals(v canonjson.Value, base string) []error {
 	var errs []error
 	var path []string
@@ -65,9 +68,9 @@ func textRefusals(v canonjson.Value, base string) []error {
 				path = path[:len(path)-1]
 			}
 		case canonjson.Object:
-			for _, m := range v.Members {
-				if err := secrets.CheckText("", m.Key); err != nil {
-					errs = append(errs, located(err, at())...)
+			for i, m := range v.Members {
+				if found := names.Credential(refusals.Append(at(), names.Member(i)), m.Key); found != nil {
+					errs = append(errs, found...)
 					continue
 				}
 				path = append(path, m.Key)

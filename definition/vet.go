@@ -28,7 +28,7 @@ import (
 // Vet recomputes the tool's record, so it costs about what recording one
 // tool does (microseconds once the fingerprint caches are warm).
 func (d *Definition) Vet(t Tool, subAgents ...string) error {
-	if d == nil {
+	if d.zero() {
 		return errNilDefinition
 	}
 	idx := d.index
@@ -62,7 +62,7 @@ func (d *Definition) Vet(t Tool, subAgents ...string) error {
 	p := &pending{tool: t, mcp: m, record: r, name: name}
 	tr, tv := b.tool(p, tp)
 	if len(b.errs) > 0 {
-		return refusals.Join(append([]error{&refusals.Error{Kind: refusals.ErrUndescribed, Pointer: tp, Rule: "tool-unrecordable", Subject: name,
+		return refusals.Join(append([]error{&refusals.Error{Kind: refusals.ErrUndescribed, Pointer: tp, Rule: "tool-unrecordable", Subject: subject(name),
 			Detail: "the tool as it is now could not be recorded", Fix: "build the definition again with the tools the agent runs"}}, b.errs...)...)
 	}
 	ext, _ := agent.Get(keyExtensions)
@@ -98,8 +98,8 @@ func (d *Definition) Vet(t Tool, subAgents ...string) error {
 	return undescribed(tp, "tool-server-changed", name, "the tool's recorded server is missing")
 }
 
-func undescribed(ptr, rule, subject, detail string) error {
-	return &refusals.Error{Kind: refusals.ErrUndescribed, Pointer: ptr, Rule: rule, Subject: subject, Detail: detail,
+func undescribed(ptr, rule, about, detail string) error {
+	return &refusals.Error{Kind: refusals.ErrUndescribed, Pointer: ptr, Rule: rule, Subject: subject(about), Detail: detail,
 		Fix: "call only the tools the definition describes, or record the agent again"}
 }
 

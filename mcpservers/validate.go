@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/guardian-agent/guardian-go/internal/execargs"
+	namerule "github.com/guardian-agent/guardian-go/internal/names"
 	"github.com/guardian-agent/guardian-go/refusals"
 )
 
@@ -17,9 +19,10 @@ import (
 // hold a credential. Nor does it quote a malformed header or variable name,
 // which is most likely a value pasted in the wrong place.
 func validate(name string, c Connection) []error {
-	base := refusals.Pointer("mcpServers", name)
+	// A name or key that holds a credential is a stand-in (internal/names).
+	base, subject := namerule.Append("/mcpServers", name, -1), namerule.Subject(name)
 	refuse := func(pointer, rule, detail, fix string) error {
-		return &refusals.Error{Kind: refusals.ErrInvalid, Pointer: pointer, Rule: rule, Subject: name, Detail: detail, Fix: fix}
+		return &refusals.Error{Kind: refusals.ErrInvalid, Pointer: pointer, Rule: rule, Subject: subject, Detail: detail, Fix: fix}
 	}
 	var errs []error
 	if name == "" {
@@ -30,17 +33,11 @@ func validate(name string, c Connection) []error {
 	case nil:
 		errs = append(errs, refuse(base, "connection-missing", "the server has no connection", "give a Stdio, StreamableHTTP, SSE or WebSocket connection"))
 	case Stdio:
-		switch {
-		case c.Command == "":
+		if c.Command == "" {
 			errs = append(errs, refuse(refusals.Append(base, "command"), "command-empty", "the command is empty", "name the program that runs the server"))
-		case strings.ContainsRune(c.Command, 0):
-			errs = append(errs, refuse(refusals.Append(base, "command"), "command-invalid", "the command holds a NUL byte", "remove it"))
 		}
-		for i, a := range c.Args {
-			if strings.ContainsRune(a, 0) {
-				errs = append(errs, refuse(refusals.Append(base, "args", strconv.Itoa(i)), "arg-invalid", "the argument holds a NUL byte", "remove it"))
-			}
-		}
+		// The rule definition.Build applies to what it records, too.
+		errs = append(errs, execargs.Refusals(base, subject, c.Command, c.Args)...)
 		for i, k := range sortedKeys(c.Env) {
 			switch {
 			case k == "" || strings.ContainsAny(k, "=\x00"):
@@ -48,23 +45,23 @@ func validate(name string, c Connection) []error {
 				// pointed at by its place, never quoted.
 				errs = append(errs, refuse(refusals.Append(base, "env"), "env-invalid", "the name of environment variable "+ordinal(i)+" (in sorted order) is empty or holds '=' or NUL", "fix the variable's name"))
 			case strings.ContainsRune(c.Env[k], 0):
-				errs = append(errs, refuse(refusals.Append(base, "env", k), "env-invalid", "the environment variable's value holds NUL", "fix the variable"))
+				errs = append(errs, refuse(namerule.Append(refusals.Append(base, "env"), k, i), "env-invalid", "the environment variable's value holds NUL", "fix the variable"))
 			}
 		}
 		if c.Dir != "" && !filepath.IsAbs(c.Dir) {
 			errs = append(errs, refuse(refusals.Append(base, "cwd"), "cwd-relative", "the working directory is a relative path", "give an absolute path, or none for the current directory"))
 		}
 	case StreamableHTTP:
-		errs = append(errs, validateURL(base, name, c.URL, "http", "https")...)
-		errs = append(errs, validateHeaders(base, name, c.Headers)...)
-		errs = append(errs, validateAuth(base, name, c.Auth)...)
+		errs = append(errs, validateURL(base, subject, c.URL, "http", "https")...)
+		errs = append(errs, validateHeaders(base, subject, c.Headers)...)
+		errs = append(errs, validateAuth(base, subject, c.Auth)...)
 	case SSE:
-		errs = append(errs, validateURL(base, name, c.URL, "http", "https")...)
-		errs = append(errs, validateHeaders(base, name, c.Headers)...)
-		errs = append(errs, validateAuth(base, name, c.Auth)...)
+		errs = append(errs, validateURL(base, subject, c.URL, "http", "https")...)
+		errs = append(errs, validateHeaders(base, subject, c.Headers)...)
+		errs = append(errs, validateAuth(base, subject, c.Auth)...)
 	case WebSocket:
-		errs = append(errs, validateURL(base, name, c.URL, "ws", "wss")...)
-		errs = append(errs, validateHeaders(base, name, c.Headers)...)
+		errs = append(errs, validateURL(base, subject, c.URL, "ws", "wss")...)
+		errs = append(errs, validateHeaders(base, subject, c.Headers)...)
 	default:
 		// A type embedding one of the four satisfies Connection, but is
 		// none of them: refuse it now rather than fail at connect.
@@ -112,7 +109,7 @@ func validateHeaders(base, name string, h map[string]string) []error {
 			})
 		case !validHeaderValue(h[k]):
 			errs = append(errs, &refusals.Error{
-				Kind: refusals.ErrInvalid, Pointer: refusals.Append(base, "headers", k), Rule: "header-invalid", Subject: name,
+				Kind: refusals.ErrInvalid, Pointer: namerule.Append(refusals.Append(base, "headers"), k, i), Rule: "header-invalid", Subject: name,
 				Detail: "the header's value holds characters HTTP does not allow", Fix: "fix the header",
 			})
 		}

@@ -15,6 +15,8 @@ package refusals
 import (
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Error is one refusal, located in a definition document or config file.
@@ -54,10 +56,18 @@ type Error struct {
 // Error formats the refusal on one line:
 //
 //	/mcpServers/0/args/3: contains a secret: url-password (server "docs"): a password in the URL's userinfo; put it in headers or env
+//
+// A character of the pointer, rule, detail or fix that is not graphic (a control, bidi or
+// invisible character a key may hold) is written as a Go escape (\n,
+// \u202e), so that the line cannot be broken or reordered by the input. A
+// nil *Error formats as "refusals: nil *Error".
 func (e *Error) Error() string {
+	if e == nil {
+		return "refusals: nil *Error"
+	}
 	var b strings.Builder
 	if e.Pointer != "" {
-		b.WriteString(e.Pointer)
+		writeEscaped(&b, e.Pointer)
 	} else {
 		b.WriteString("/")
 	}
@@ -69,7 +79,7 @@ func (e *Error) Error() string {
 	}
 	if e.Rule != "" {
 		b.WriteString(": ")
-		b.WriteString(e.Rule)
+		writeEscaped(&b, e.Rule)
 	}
 	if e.Subject != "" {
 		b.WriteString(" (")
@@ -78,15 +88,39 @@ func (e *Error) Error() string {
 	}
 	if e.Detail != "" {
 		b.WriteString(": ")
-		b.WriteString(e.Detail)
+		writeEscaped(&b, e.Detail)
 	}
 	if e.Fix != "" {
 		b.WriteString("; ")
-		b.WriteString(e.Fix)
+		writeEscaped(&b, e.Fix)
 	}
 	return b.String()
 }
 
 // Unwrap returns the kind, so that errors.Is(err, refusals.ErrContainsSecret)
-// and the family tests work through wrapping.
-func (e *Error) Unwrap() error { return e.Kind }
+// and the family tests work through wrapping; nil for a nil *Error.
+func (e *Error) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Kind
+}
+
+// writeEscaped writes s with every character that is not graphic, and
+// every byte that is not UTF-8, as a Go escape.
+func writeEscaped(b *strings.Builder, s string) {
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b.WriteString(`\x`)
+			b.WriteString(strconv.FormatUint(uint64(s[0])|0x100, 16)[1:])
+		case unicode.IsPrint(r):
+			b.WriteString(s[:n])
+		default:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+		s = s[n:]
+	}
+}

@@ -17,7 +17,7 @@ import (
 // errors.Is and errors.As see every one.
 //
 // Errors that are not *Error are kept, after the refusals, in the order
-// given.
+// given. A nil *Error is dropped, as a nil error is.
 func Join(errs ...error) error {
 	var refs []*Error
 	var others []error
@@ -27,7 +27,9 @@ func Join(errs ...error) error {
 			return
 		}
 		if e, ok := err.(*Error); ok {
-			refs = append(refs, e)
+			if e != nil {
+				refs = append(refs, e)
+			}
 			return
 		}
 		if m, ok := err.(interface{ Unwrap() []error }); ok {
@@ -57,8 +59,8 @@ func Join(errs ...error) error {
 	return errors.Join(out...)
 }
 
-// All returns every *Error in err's tree, in the order Join put them.
-// It returns nil when err holds no refusal.
+// All returns every *Error in err's tree, in the order Join put them,
+// leaving out nil ones. It returns nil when err holds no refusal.
 func All(err error) []*Error {
 	var out []*Error
 	var walk func(error)
@@ -66,7 +68,9 @@ func All(err error) []*Error {
 		switch x := err.(type) {
 		case nil:
 		case *Error:
-			out = append(out, x)
+			if x != nil {
+				out = append(out, x)
+			}
 		case interface{ Unwrap() []error }:
 			for _, e := range x.Unwrap() {
 				walk(e)

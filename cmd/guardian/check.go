@@ -109,10 +109,10 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		status, r.Problems = gstatus.status, ps
 		if !asJSON {
 			for _, p := range ps {
-				fmt.Fprintf(e.stderr, "guardian check: %s\n", p)
+				printLine(e.stderr, "guardian check: %s", p)
 			}
 			if errors.Is(gstatus.err, fs.ErrNotExist) {
-				fmt.Fprintf(e.stderr, "guardian check: run with --update to create %s\n", *golden)
+				printLine(e.stderr, "guardian check: run with --update to create %s", *golden)
 			}
 		}
 		return finish()
@@ -132,7 +132,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	}
 	if rec.def == nil {
 		if !asJSON {
-			fmt.Fprintf(e.stderr, "guardian check: %s\n", recordSummary(rec, "", opts.keepGoing))
+			printLine(e.stderr, "guardian check: %s", recordSummary(rec, "", opts.keepGoing))
 		}
 		return finish()
 	}
@@ -155,7 +155,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	case *update && rec.status != statusOK:
 		status = worse(status, statusDrift)
 		if !asJSON {
-			fmt.Fprintf(e.stderr, "guardian check: %s not updated: the recording is incomplete\n", *golden)
+			printLine(e.stderr, "guardian check: %s not updated: the recording is incomplete", *golden)
 		}
 	case *update && (drifted || !bytes.Equal(want, doc)):
 		if err := writeFileAtomic(*golden, doc, config); err != nil {
@@ -163,27 +163,27 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 			r.Problems = append(r.Problems, p)
 			status = worse(status, statusInvalid)
 			if !asJSON {
-				fmt.Fprintf(e.stderr, "guardian check: %s\n", p)
+				printLine(e.stderr, "guardian check: %s", p)
 			}
 			break
 		}
 		r.Updated = true
 		if !asJSON {
 			if old == nil { // nothing to accept changes against
-				fmt.Fprintf(e.stderr, "guardian check: created %s; %s\n", *golden, recordSummary(rec, "", false))
+				printLine(e.stderr, "guardian check: created %s; %s", *golden, recordSummary(rec, "", false))
 			} else {
-				fmt.Fprintf(e.stderr, "guardian check: updated %s: %s accepted; %s\n", *golden, plural(len(changes), "change"), recordSummary(rec, "", false))
+				printLine(e.stderr, "guardian check: updated %s: %s accepted; %s", *golden, plural(len(changes), "change"), recordSummary(rec, "", false))
 			}
 		}
 	case drifted:
 		status = worse(status, statusDrift)
 		if !asJSON {
-			fmt.Fprintf(e.stderr, "guardian check: %s drifted from %s: %s (run with --update to accept %s)\n",
+			printLine(e.stderr, "guardian check: %s drifted from %s: %s (run with --update to accept %s)",
 				config, *golden, plural(len(changes), "change"), them(len(changes)))
 		}
 	default:
 		if !asJSON {
-			fmt.Fprintf(e.stderr, "guardian check: %s matches %s: %s\n", config, *golden, recordSummary(rec, "", opts.keepGoing))
+			printLine(e.stderr, "guardian check: %s matches %s: %s", config, *golden, recordSummary(rec, "", opts.keepGoing))
 		}
 	}
 	return finish()

@@ -84,16 +84,16 @@ func runDiff(ctx context.Context, args []string, e *env) int {
 		return r.ExitCode
 	}
 	for _, p := range r.Problems {
-		fmt.Fprintf(e.stderr, "guardian diff: %s\n", p)
+		printLine(e.stderr, "guardian diff: %s", p)
 	}
 	if r.Changes == nil {
 		return r.ExitCode
 	}
 	printChanges(e.stdout, *r.Changes)
 	if n := len(*r.Changes); n > 0 {
-		fmt.Fprintf(e.stderr, "guardian diff: %s\n", plural(n, "change"))
+		printLine(e.stderr, "guardian diff: %s", plural(n, "change"))
 	} else {
-		fmt.Fprintf(e.stderr, "guardian diff: no changes (%s)\n", r.NewDigest)
+		printLine(e.stderr, "guardian diff: no changes (%s)", r.NewDigest)
 	}
 	return r.ExitCode
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/guardian-agent/guardian-go/definition"
 	"github.com/guardian-agent/guardian-go/internal/mcpconfig"
+	"github.com/guardian-agent/guardian-go/internal/names"
 	"github.com/guardian-agent/guardian-go/mcpservers"
 	"github.com/guardian-agent/guardian-go/refusals"
 	"github.com/guardian-agent/guardian-go/secrets"
@@ -107,7 +110,7 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 	}
 	ptrs := make([]string, 0, len(cfg.Servers)) // the pointer of each of rec.servers
 	for _, s := range cfg.Servers {
-		r := serverReport{Name: s.Name, Transport: string(s.Transport), Status: serverOK}
+		r := serverReport{Name: s.Label(), Transport: string(s.Transport), Status: serverOK}
 		ptrs = append(ptrs, s.Pointer)
 		switch {
 		case slices.ContainsFunc(selected, func(x mcpconfig.Server) bool { return x.Pointer == s.Pointer }):
@@ -158,17 +161,17 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 	}
 	red := newRedactor(used.values())
 
-	names := make([]string, len(selected))
+	serverNames := make([]string, len(selected))
 	for i, s := range selected {
-		names[i] = s.Name
+		serverNames[i] = s.Name
 	}
-	tail := newStderrTail(names)
+	tail := newStderrTail(serverNames)
 	client, err := mcpservers.NewClient(conns, &mcpservers.ClientOptions{PrefixToolNames: o.prefix, Stderr: tail})
 	if err != nil {
 		var ps []problem
 		for _, r := range refusals.All(err) {
 			p := refusalProblem(path, r)
-			p.Pointer = configPointer(selected, r.Pointer)
+			p.Pointer = configPointer(selected, conns, r.Pointer)
 			ps = append(ps, p)
 		}
 		if len(ps) == 0 {
@@ -203,7 +206,7 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 		r.Tools = len(l.tools)
 		for _, t := range l.tools {
 			tools = append(tools, &configTool{Tool: t, server: records[s.Name]})
-			offeredBy[t.Name()] = append(offeredBy[t.Name()], s.Name)
+			offeredBy[t.Name()] = append(offeredBy[t.Name()], s.Label())
 		}
 	}
 	if rec.status == statusInterrupted || rec.status == statusFailed && !o.keepGoing {
@@ -216,7 +219,7 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 	for _, name := range sortedKeys(offeredBy) {
 		if by := offeredBy[name]; len(by) > 1 {
 			clashes = append(clashes, problem{
-				File: path, Kind: kindInvalid, Rule: "tool-name-duplicate", Subject: name,
+				File: path, Kind: kindInvalid, Rule: "tool-name-duplicate", Subject: names.Subject(name),
 				Message: "servers " + quoteList(by) + " offer a tool of this name; a model cannot tell them apart",
 				Fix:     "record them with --prefix-tool-names, or leave one out with --servers",
 			})
@@ -307,8 +310,8 @@ func selectServers(cfg *mcpconfig.Config, names []string) ([]mcpconfig.Server, e
 		if len(unknown) > 0 {
 			var have []string
 			for _, s := range cfg.Servers {
-				if !slices.Contains(have, s.Name) {
-					have = append(have, s.Name)
+				if !slices.Contains(have, s.Label()) {
+					have = append(have, s.Label())
 				}
 			}
 			return nil, fmt.Errorf("--servers: the config has no server %s (it has %s)", quoteList(unknown), orNone(quoteList(have)))
@@ -331,7 +334,7 @@ func selectServers(cfg *mcpconfig.Config, names []string) ([]mcpconfig.Server, e
 			}
 		}
 		if len(at) > 1 {
-			dups = append(dups, strconv.Quote(s.Name)+" is at "+strings.Join(at, " and "))
+			dups = append(dups, strconv.Quote(s.Label())+" is at "+strings.Join(at, " and "))
 		}
 	}
 	if len(dups) > 0 {
@@ -345,11 +348,12 @@ func disabled(s mcpconfig.Server) bool {
 }
 
 // checkServer refuses, at pointers into the config, what the definition
-// would refuse of the server as written.
+// would refuse of the server as written: what scan refuses (credentials),
+// a name that breaks the rule for names, a websocket server.
 func checkServer(s *mcpconfig.Server) error {
-	errs := []error{credentials(s)}
+	errs := append([]error{credentials(s)}, names.Check(s.Pointer, s.Name)...)
 	if s.Transport == mcpconfig.WebSocket {
-		errs = append(errs, &refusals.Error{Kind: refusals.ErrWebSocket, Pointer: s.Pointer, Rule: "websocket", Subject: s.Name,
+		errs = append(errs, &refusals.Error{Kind: refusals.ErrWebSocket, Pointer: s.Pointer, Rule: "websocket", Subject: s.Label(),
 			Fix: "reach the server over streamable HTTP, SSE or stdio, or leave it out with --servers"})
 	}
 	return refusals.Join(errs...)
@@ -488,6 +492,17 @@ func connection(s mcpconfig.Server, vars mcpconfig.Vars, used *usedValues, path,
 		dir := base
 		if c.Cwd != "" {
 			dir = resolvePath(base, c.Cwd)
+			// Said here, at the cwd: the OS would report the command
+			// missing instead.
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				msg := "the working directory does not exist"
+				if err == nil {
+					msg = "the working directory is a file, not a directory"
+				} else if !errors.Is(err, fs.ErrNotExist) {
+					msg = "the working directory cannot be used: " + errorText(err)
+				}
+				return nil, []problem{{File: path, Pointer: refusals.Append(s.Pointer, "cwd"), Kind: kindUnreadable, Subject: s.Label(), Message: msg}}
+			}
 		}
 		return mcpservers.Stdio{Command: cmd, Args: r.Args, Env: env, Dir: dir}, nil
 	case mcpconfig.SSE:
@@ -548,14 +563,14 @@ func envFileProblems(path string, s mcpconfig.Server, file string, err error) []
 	ptr := refusals.Append(s.Pointer, "envFile")
 	var pe *os.PathError
 	if errors.As(err, &pe) {
-		return []problem{{File: path, Pointer: ptr, Kind: kindUnreadable, Subject: s.Name, Message: "cannot read the env file: " + pe.Err.Error()}}
+		return []problem{{File: path, Pointer: ptr, Kind: kindUnreadable, Subject: s.Label(), Message: "cannot read the env file: " + pe.Err.Error()}}
 	}
 	var me *mcpconfig.Error
 	if errors.As(err, &me) {
-		return []problem{{File: displayPath(file), Line: me.Line, Column: me.Column, Kind: kindInvalid, Subject: s.Name,
-			Message: me.Msg + " (the envFile of server " + strconv.Quote(s.Name) + ")"}}
+		return []problem{{File: displayPath(file), Line: me.Line, Column: me.Column, Kind: kindInvalid, Subject: s.Label(),
+			Message: me.Msg + " (the envFile of server " + strconv.Quote(s.Label()) + ")"}}
 	}
-	return []problem{{File: path, Pointer: ptr, Kind: kindInvalid, Subject: s.Name, Message: "the env file cannot be read"}}
+	return []problem{{File: path, Pointer: ptr, Kind: kindInvalid, Subject: s.Label(), Message: "the env file cannot be read"}}
 }
 
 // displayPath is path as people would write it from here: relative to the
@@ -573,8 +588,12 @@ func displayPath(path string) string {
 }
 
 // configPointer turns a pointer mcpservers gives (/mcpServers/<name>/...)
-// into the pointer of the same value in the config.
-func configPointer(selected []mcpconfig.Server, p string) string {
+// into the pointer of the same value in the config. An env or header name
+// mcpservers writes as its stand-in (<member N>, N in sorted order) is
+// found in conns and written as the config's stand-in (N in file order);
+// an env variable the config does not have came from its envFile, which
+// is pointed at instead.
+func configPointer(selected []mcpconfig.Server, conns map[string]mcpservers.Connection, p string) string {
 	toks, err := refusals.Tokens(p)
 	if err != nil || len(toks) < 2 || toks[0] != "mcpServers" {
 		return p
@@ -587,9 +606,49 @@ func configPointer(selected []mcpconfig.Server, p string) string {
 		if len(toks) == 3 && toks[2] == "url" {
 			return s.URLPointer() // Windsurf's serverUrl
 		}
+		if len(toks) >= 4 && (toks[2] == "env" || toks[2] == "headers") {
+			key := toks[3]
+			if n, ok := names.MemberIndex(key); ok {
+				sorted := slices.Sorted(maps.Keys(connectionMap(conns[s.Name], toks[2])))
+				if n >= len(sorted) {
+					return refusals.Append(s.Pointer, toks[2])
+				}
+				key = sorted[n]
+			}
+			if mp, ok := s.MemberPointer(toks[2], key); ok {
+				return refusals.Append(mp, toks[4:]...)
+			}
+			if toks[2] == "env" && s.Connection.EnvFile != "" {
+				return refusals.Append(s.Pointer, "envFile")
+			}
+			return refusals.Append(s.Pointer, toks[2])
+		}
 		return refusals.Append(s.Pointer, toks[2:]...)
 	}
 	return p
+}
+
+// connectionMap is a connection's env or headers.
+func connectionMap(c mcpservers.Connection, field string) map[string]string {
+	switch c := c.(type) {
+	case mcpservers.Stdio:
+		if field == "env" {
+			return c.Env
+		}
+	case mcpservers.SSE:
+		if field == "headers" {
+			return c.Headers
+		}
+	case mcpservers.StreamableHTTP:
+		if field == "headers" {
+			return c.Headers
+		}
+	case mcpservers.WebSocket:
+		if field == "headers" {
+			return c.Headers
+		}
+	}
+	return nil
 }
 
 // loaded is one server's tools, or why there are none.
@@ -607,7 +666,7 @@ func loadTools(ctx context.Context, client *mcpservers.Client, servers []mcpconf
 	var wg sync.WaitGroup
 	for i, s := range servers {
 		wg.Go(func() {
-			prog.printf("%s: connecting", strconv.Quote(s.Name))
+			prog.printf("%s: connecting", strconv.Quote(s.Label()))
 			sctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
 			tools, err := client.Tools(sctx, s.Name)
@@ -616,11 +675,11 @@ func loadTools(ctx context.Context, client *mcpservers.Client, servers []mcpconf
 				// failed for its own reason.
 				l := loaded{err: err, interrupted: ctx.Err() != nil, reason: failureReason(ctx, err, timeout, red)}
 				out[i] = l
-				prog.printf("%s: failed: %s", strconv.Quote(s.Name), l.reason)
+				prog.printf("%s: failed: %s", strconv.Quote(s.Label()), l.reason)
 				return
 			}
 			out[i] = loaded{tools: tools}
-			prog.printf("%s: %s", strconv.Quote(s.Name), plural(len(tools), "tool"))
+			prog.printf("%s: %s", strconv.Quote(s.Label()), plural(len(tools), "tool"))
 		})
 	}
 	wg.Wait()
@@ -658,7 +717,7 @@ func (p *progress) printf(format string, args ...any) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "guardian "+p.cmd+": "+format+"\n", args...)
+	printLine(p.w, "guardian %s: %s", p.cmd, fmt.Sprintf(format, args...))
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -689,4 +748,14 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// errorText is an error's reason without the path it names: a
+// *fs.PathError's Err, which quotes nothing of the config.
+func errorText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }

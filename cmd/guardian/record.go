@@ -123,7 +123,7 @@ func runRecord(ctx context.Context, args []string, e *env) int {
 	if rec.def != nil && *out == "" {
 		_, _ = e.stdout.Write(doc) // a failed write is exit 2: runChecked
 	}
-	fmt.Fprintf(e.stderr, "guardian record: %s\n", recordSummary(rec, *out, opts.keepGoing))
+	printLine(e.stderr, "guardian record: %s", recordSummary(rec, *out, opts.keepGoing))
 	return exitCodeOf(rec.status)
 }
 
@@ -169,13 +169,13 @@ func printRecording(w io.Writer, cmd string, rec *recording) {
 		if s.Status != serverFailed {
 			continue
 		}
-		fmt.Fprintf(w, "guardian %s: server %q failed: %s\n", cmd, s.Name, s.Reason)
+		printLine(w, "guardian %s: server %q failed: %s", cmd, s.Name, s.Reason)
 		for _, l := range s.Stderr {
-			fmt.Fprintf(w, "    %s\n", l)
+			printLine(w, "    %s", l)
 		}
 	}
 	for _, p := range rec.problems {
-		fmt.Fprintf(w, "guardian %s: %s\n", cmd, p)
+		printLine(w, "guardian %s: %s", cmd, p)
 	}
 }
 
@@ -257,7 +257,8 @@ func usageFailure(e *env, cmd string, asJSON bool, err error, usageText string) 
 		}{newHeader(cmd, statusUsage), []problem{{Kind: kindUsage, Message: err.Error()}}})
 		return exitBad
 	}
-	fmt.Fprintf(e.stderr, "guardian %s: %v\n\n%s", cmd, err, usageText)
+	printLine(e.stderr, "guardian %s: %v", cmd, err)
+	fmt.Fprint(e.stderr, "\n"+usageText)
 	return exitBad
 }
 

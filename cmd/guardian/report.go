@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -184,11 +185,16 @@ func (p problem) String() string {
 
 // writeJSON writes v as indented JSON, without HTML escaping, and a
 // newline.
+//
+// Text a terminal would act on is escaped (jsonSafe): the report is valid
+// JSON, and the same values, however it is shown.
 func writeJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(v)
+	_, _ = w.Write(jsonSafe(buf.Bytes()))
 }
 
 // changeLine formats one change for people: what changed, then how.
@@ -258,6 +264,6 @@ func changeLine(c definition.Change) string {
 // printChanges writes the changes for people, one a line.
 func printChanges(w io.Writer, changes []definition.Change) {
 	for _, c := range changes {
-		fmt.Fprintln(w, changeLine(c))
+		printLine(w, "%s", changeLine(c))
 	}
 }

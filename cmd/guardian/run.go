@@ -107,7 +107,8 @@ func runEnv(ctx context.Context, args []string, e *env) int {
 			return runChecked(ctx, c, args[1:], e)
 		}
 	}
-	fmt.Fprintf(e.stderr, "guardian: unknown command %q\n\n", args[0])
+	printLine(e.stderr, "guardian: unknown command %q", args[0])
+	fmt.Fprint(e.stderr, "\n")
 	printUsage(e.stderr)
 	return exitBad
 }
@@ -122,7 +123,7 @@ func runChecked(ctx context.Context, c command, args []string, e *env) int {
 	ce.stdout = out
 	code := c.run(ctx, args, &ce)
 	if out.err != nil {
-		fmt.Fprintf(e.stderr, "guardian %s: cannot write to stdout: %v: the output is incomplete\n", c.name, out.err)
+		printLine(e.stderr, "guardian %s: cannot write to stdout: %v: the output is incomplete", c.name, out.err)
 		return max(code, exitBad)
 	}
 	return code

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/guardian-agent/guardian-go/internal/mcpconfig"
+	"github.com/guardian-agent/guardian-go/internal/names"
 	"github.com/guardian-agent/guardian-go/refusals"
 	"github.com/guardian-agent/guardian-go/secrets"
 )
@@ -46,11 +47,8 @@ Example:
 func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	asJSON := wantsJSON(args)
 	fl := flag.NewFlagSet("scan", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	if asJSON {
-		fl.SetOutput(io.Discard)
-	}
-	fl.Usage = func() {} // printed below, to stdout when asked for
+	fl.SetOutput(io.Discard) // its error is printed below, escaped
+	fl.Usage = func() {}     // printed below, to stdout when asked for
 	fl.Bool("json", false, "")
 	files, err := parseArgs(fl, args) // flags anywhere, as for the other commands
 	if err != nil {
@@ -61,6 +59,7 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if asJSON {
 			return usageFailure(&env{stdout: stdout, stderr: stderr}, "scan", true, err, scanUsage)
 		}
+		printLine(stderr, "guardian scan: %v", err)
 		fmt.Fprint(stderr, "\n"+scanUsage)
 		return exitBad
 	}
@@ -77,7 +76,7 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	code := exitOK
 	for _, name := range files {
 		if err := ctx.Err(); err != nil {
-			fmt.Fprintf(stderr, "guardian scan: %v\n", err)
+			printLine(stderr, "guardian scan: %v", err)
 			return exitBad
 		}
 		if c := scanFile(name, stdout, stderr); c > code {
@@ -88,14 +87,15 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // credentials refuses, at pointers into the config, the credentials a
-// server's command, args and URL hold: where a definition would record
-// them. Command and args are read together, as the command says what a flag
-// means (mysql -pSECRET, sshpass -p SECRET).
+// server's name (its key), command, args and URL hold: where a definition
+// would record them. Command and args are read together, as the command
+// says what a flag means (mysql -pSECRET, sshpass -p SECRET). A name is
+// refused at the server's pointer, whose last token is then its stand-in.
 func credentials(s *mcpconfig.Server) error {
-	return refusals.Join(
+	return refusals.Join(append(names.Credential(s.Pointer, s.Name),
 		secrets.CheckStdio(s.Pointer, s.Command, s.Args),
 		secrets.CheckURL(s.URLPointer(), s.URL),
-	)
+	)...)
 }
 
 // scanFile scans one file and reports on it; it returns the exit code the
@@ -113,14 +113,14 @@ func scanFile(name string, stdout, stderr io.Writer) int {
 	n := len(found)
 	switch {
 	case n == 0:
-		fmt.Fprintf(stderr, "guardian scan: %s: %s, no credentials found\n", name, plural(len(cfg.Servers), "server"))
+		printLine(stderr, "guardian scan: %s: %s, no credentials found", name, plural(len(cfg.Servers), "server"))
 		return exitOK
 	case err != nil: // not only credentials: each line says its fix
-		fmt.Fprintf(stderr, "guardian scan: %s: %s, %s refused: fix %s as %s line says\n",
+		printLine(stderr, "guardian scan: %s: %s, %s refused: fix %s as %s line says",
 			name, plural(len(cfg.Servers), "server"), plural(n, "value"), them(n), map[bool]string{true: "its", false: "each"}[n == 1])
 		return exitRefused
 	default:
-		fmt.Fprintf(stderr, "guardian scan: %s: %s, %s refused: move %s to env or headers\n",
+		printLine(stderr, "guardian scan: %s: %s, %s refused: move %s to env or headers",
 			name, plural(len(cfg.Servers), "server"), plural(n, "value"), them(n))
 		return exitRefused
 	}
@@ -168,7 +168,7 @@ func configRefusals(cfg *mcpconfig.Config, parseErr error, only []mcpconfig.Serv
 }
 
 func printRefusal(w io.Writer, file string, r *refusals.Error) {
-	fmt.Fprintf(w, "%s: %s: %s: %s\n", file, r.Pointer, r.Rule, r.Fix)
+	printLine(w, "%s: %s: %s: %s", file, r.Pointer, r.Rule, r.Fix)
 }
 
 // reportError reports a file that cannot be scanned: unreadable or
@@ -177,7 +177,7 @@ func printRefusal(w io.Writer, file string, r *refusals.Error) {
 func reportError(name string, err error, stdout, stderr io.Writer) int {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		fmt.Fprintf(stderr, "guardian scan: %s: cannot read: %v\n", name, pe.Err)
+		printLine(stderr, "guardian scan: %s: cannot read: %v", name, pe.Err)
 		return exitBad
 	}
 	code := exitRefused
@@ -191,12 +191,12 @@ func reportError(name string, err error, stdout, stderr io.Writer) int {
 			if me.Pointer != "" {
 				where += ": " + me.Pointer
 			}
-			fmt.Fprintf(stderr, "guardian scan: %s: %s\n", where, me.Msg)
+			printLine(stderr, "guardian scan: %s: %s", where, me.Msg)
 			code = exitBad
 		case errors.As(e, &re):
 			found = append(found, re)
 		default:
-			fmt.Fprintf(stderr, "guardian scan: %s: %v\n", name, e)
+			printLine(stderr, "guardian scan: %s: %v", name, e)
 			code = exitBad
 		}
 	}
@@ -204,7 +204,7 @@ func reportError(name string, err error, stdout, stderr io.Writer) int {
 		printRefusal(stdout, name, r)
 	}
 	if code == exitRefused {
-		fmt.Fprintf(stderr, "guardian scan: %s: cannot be scanned until %s fixed\n", name, plural(len(found), "value is"))
+		printLine(stderr, "guardian scan: %s: cannot be scanned until %s fixed", name, plural(len(found), "value is"))
 	}
 	return code
 }

@@ -83,25 +83,25 @@ func runValidate(ctx context.Context, args []string, e *env) int {
 	if def == nil {
 		if st.err != nil { // unreadable: no problem in the document to report
 			for _, p := range ps {
-				fmt.Fprintf(e.stderr, "guardian validate: %s\n", p)
+				printLine(e.stderr, "guardian validate: %s", p)
 			}
 			return r.ExitCode
 		}
 		for _, p := range ps {
-			fmt.Fprintln(e.stdout, p)
+			printLine(e.stdout, "%s", p)
 		}
 		verdict := "not a valid definition"
 		if st.status == statusRefused {
 			verdict = "refused: it holds a credential"
 		}
-		fmt.Fprintf(e.stderr, "guardian validate: %s: %s: %s\n", path, verdict, plural(len(ps), "problem"))
+		printLine(e.stderr, "guardian validate: %s: %s: %s", path, verdict, plural(len(ps), "problem"))
 		return r.ExitCode
 	}
 	note := ""
 	if !r.Canonical {
 		note = "; not in canonical form (guardian record writes it so)"
 	}
-	fmt.Fprintf(e.stderr, "guardian validate: %s: valid definition of agent %q: %s from %s, %s%s\n",
+	printLine(e.stderr, "guardian validate: %s: valid definition of agent %q: %s from %s, %s%s",
 		path, r.Agent, plural(r.Tools, "tool"), plural(r.Servers, "server"), r.Digest, note)
 	return r.ExitCode
 }

@@ -164,6 +164,10 @@ func (v Value) Any() any {
 	return nil
 }
 
+// CompareKeys orders object keys as a canonical object's members are
+// ordered (by their UTF-16 code units), for callers that index them.
+func CompareKeys(a, b string) int { return compareKeys(a, b) }
+
 // compareKeys orders object keys by their UTF-16 code units, as RFC 8785
 // requires; it differs from byte order only for characters above U+FFFF
 // against U+E000–U+FFFF.

@@ -27,8 +27,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/guardian-agent/guardian-go/internal/names"
 	"github.com/guardian-agent/guardian-go/refusals"
 )
 
@@ -55,7 +57,10 @@ type Server struct {
 	// Name is the entry's key.
 	Name string
 	// Pointer is the RFC 6901 pointer of the entry in its file, such as
-	// /mcpServers/github or /servers/github or /mcp/servers/github.
+	// /mcpServers/github or /servers/github or /mcp/servers/github. A key
+	// that holds a credential (a server name, a project path) is written
+	// "<member N>", its index among its object's members in file order, so
+	// that no pointer quotes one; Label is its last token.
 	Pointer string
 	// Transport is given by "type" or "transport", or inferred: a command
 	// means stdio; a ws:// or wss:// URL websocket; a URL whose path ends
@@ -75,6 +80,38 @@ type Server struct {
 	Connection Connection
 
 	urlKey string // the member the URL came from: url, or serverUrl
+	// The env and headers keys in file order, for the stand-ins of the
+	// pointers Resolve makes.
+	envKeys, headerKeys []string
+}
+
+// MemberPointer returns the pointer of the member key of the server's
+// field "env" or "headers" (key's stand-in when it holds a credential),
+// and false when the config has no such member (a variable of the
+// envFile, say).
+func (s *Server) MemberPointer(field, key string) (string, bool) {
+	keys := s.envKeys
+	if field == "headers" {
+		keys = s.headerKeys
+	} else if field != "env" {
+		return "", false
+	}
+	i := slices.Index(keys, key)
+	if i < 0 {
+		return "", false
+	}
+	return names.Append(refusals.Append(s.Pointer, field), key, i), true
+}
+
+// Label is the server's name as it may be printed: its name, or, when
+// the name holds a credential, its stand-in "<member N>" (the last token
+// of Pointer).
+func (s *Server) Label() string {
+	toks, err := refusals.Tokens(s.Pointer)
+	if err != nil || len(toks) == 0 {
+		return names.Subject(s.Name)
+	}
+	return toks[len(toks)-1]
 }
 
 // URLPointer is the pointer of the URL's member in the file: Pointer +
@@ -177,7 +214,7 @@ func ParseAll(data []byte) (*Config, error) {
 	cfg := &Config{}
 	if servers != nil {
 		for i, name := range servers.keys {
-			ptr := refusals.Pointer(append(path[:len(path):len(path)], name)...)
+			ptr := names.Append(refusals.Pointer(path...), name, i)
 			if s, ok := r.server(name, ptr, servers.vals[i]); ok {
 				cfg.Servers = append(cfg.Servers, s)
 			}
@@ -186,7 +223,7 @@ func ParseAll(data []byte) (*Config, error) {
 	// Claude Code's per-project servers, after the user's, in file order.
 	for _, p := range projects {
 		for i, name := range p.servers.keys {
-			ptr := refusals.Pointer("projects", p.path, "mcpServers", name)
+			ptr := names.Append(refusals.Append(p.pointer, "mcpServers"), name, i)
 			if s, ok := r.server(name, ptr, p.servers.vals[i]); ok {
 				s.Project = p.path
 				cfg.Servers = append(cfg.Servers, s)
@@ -221,6 +258,7 @@ func (r *reader) fail(off int, pointer, msg string) {
 // project is one project of Claude Code's ~/.claude.json with servers.
 type project struct {
 	path    string
+	pointer string // /projects/<path>, the path's stand-in if it holds a credential
 	servers *node
 }
 
@@ -240,7 +278,7 @@ func (r *reader) projects(root *node) ([]project, bool) {
 	var out []project
 	for i, path := range n.keys {
 		v := n.vals[i]
-		at := refusals.Pointer("projects", path)
+		at := names.Append("/projects", path, i)
 		if v.kind != kindObject {
 			r.fail(v.off, at, "project is "+v.kind.String()+", want an object")
 			continue
@@ -253,7 +291,7 @@ func (r *reader) projects(root *node) ([]project, bool) {
 			r.fail(ms.off, refusals.Append(at, "mcpServers"), "is "+ms.kind.String()+", want an object of servers by name")
 			continue
 		}
-		out = append(out, project{path: path, servers: ms})
+		out = append(out, project{path: path, pointer: at, servers: ms})
 	}
 	return out, true
 }
@@ -308,7 +346,7 @@ func (r *reader) server(name, ptr string, n *node) (Server, bool) {
 	var typ, transport *node
 	urlKey := "" // the member that gave the URL
 	for i, key := range n.keys {
-		v, at := n.vals[i], refusals.Append(ptr, key)
+		v, at := n.vals[i], names.Append(ptr, key, i)
 		switch key {
 		case "type":
 			typ = v
@@ -328,9 +366,9 @@ func (r *reader) server(name, ptr string, n *node) (Server, bool) {
 		case "args":
 			s.Args = r.args(v, at)
 		case "env":
-			s.Connection.Env = r.strMap(v, at, true)
+			s.Connection.Env, s.envKeys = r.strMap(v, at, true)
 		case "headers":
-			s.Connection.Headers = r.strMap(v, at, false)
+			s.Connection.Headers, s.headerKeys = r.strMap(v, at, false)
 		case "envFile":
 			s.Connection.EnvFile = r.str(v, at)
 		case "cwd":
@@ -479,11 +517,13 @@ func notStrings(data []byte, off int, at string) *refusals.Error {
 	}
 }
 
-// strMap: an object of strings (env also takes numbers, booleans and null).
-func (r *reader) strMap(n *node, at string, env bool) map[string]string {
+// strMap: an object of strings (env also takes numbers, booleans and
+// null), and its keys in file order. A key is pointed at by its stand-in
+// when it holds a credential (a header pasted whole as the key).
+func (r *reader) strMap(n *node, at string, env bool) (map[string]string, []string) {
 	if n.kind != kindObject {
 		r.fail(n.off, at, "is "+n.kind.String()+", want an object")
-		return nil
+		return nil, nil
 	}
 	out := make(map[string]string, len(n.keys))
 	for i, k := range n.keys {
@@ -495,8 +535,8 @@ func (r *reader) strMap(n *node, at string, env bool) map[string]string {
 			out[k] = v.str
 		case env && v.kind == kindNull:
 		default:
-			r.fail(v.off, refusals.Append(at, k), "is "+v.kind.String()+", want a string")
+			r.fail(v.off, names.Append(at, k, i), "is "+v.kind.String()+", want a string")
 		}
 	}
-	return out
+	return out, n.keys
 }

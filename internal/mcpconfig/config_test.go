@@ -265,6 +265,7 @@ func TestReadFile(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	secret := "ghp_" + strings.Repeat("Z", 36)
+	keySecret := fakeKeyToken()
 	for _, s := range []string{
 		`{"mcpServers": {"a": {"command": "x", "args": ["y"]}}}`,
 		`{"servers": {"a": {"type": "http", "url": "https://h", "headers": {"A": "b"}},}, // c` + "\n}",
@@ -281,6 +282,9 @@ func FuzzParse(f *testing.F) {
 			// quote the value. (Keys may appear in pointers; values never.)
 			`{"mcpServers": {"a": {"command": "` + secret + `", "x": ` + s + `}}}`,
 			`{"mcpServers": {"a": ` + s + `, "b": {"command": "` + secret + `", "args": [1]}}}`,
+			// The secret as a key: pointers write it as its stand-in.
+			`{"mcpServers": {"` + keySecret + `": ` + s + `}}`,
+			`{"servers": {"a": {"type": "http", "url": "https://h", "headers": {"Authorization: Bearer ` + keySecret + `": ` + s + `}}}}`,
 		} {
 			cfg, err := Parse([]byte(data))
 			if (cfg == nil) == (err == nil) {
@@ -291,6 +295,9 @@ func FuzzParse(f *testing.F) {
 			}
 			if data != s && strings.Contains(err.Error(), secret[4:12]) && !strings.Contains(s, secret[4:12]) {
 				t.Fatalf("error quotes a value: %v", err)
+			}
+			if data != s && strings.Contains(err.Error(), keySecret[4:14]) && !strings.Contains(s, keySecret[4:14]) {
+				t.Fatalf("error quotes a key holding a credential: %v", err)
 			}
 			var e *Error
 			if errors.As(err, &e) && (e.Line < 1 || e.Column < 1) {

@@ -27,15 +27,19 @@ func ReadEnvFile(name string) (map[string]string, error) {
 //	KEY='a\nb'          single quotes (or backquotes): taken as written
 //
 // Quoted values may span lines. A key is letters, digits, '_', '.' and
-// '-'; a later line overrides an earlier one. Anything else is an *Error
-// with the line and column, which never quotes the file: its values are
-// secrets.
+// '-'; a later line overrides an earlier one. A NUL byte is refused
+// anywhere: no program's environment can hold one. Anything else is an
+// *Error with the line and column, which never quotes the file: its values
+// are secrets.
 func ParseEnvFile(data []byte) (map[string]string, error) {
 	p := envParser{data: data}
 	for i := 0; i < len(data); {
 		r, n := utf8.DecodeRune(data[i:])
 		if r == utf8.RuneError && n <= 1 {
 			return nil, p.errorAt(i, "invalid UTF-8")
+		}
+		if r == 0 {
+			return nil, p.errorAt(i, "a NUL byte: an environment variable cannot hold one")
 		}
 		i += n
 	}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/guardian-agent/guardian-go/internal/canonjson"
+	"github.com/guardian-agent/guardian-go/internal/names"
 	"github.com/guardian-agent/guardian-go/refusals"
 )
 
@@ -171,13 +172,35 @@ func (p *parser) space() error {
 	return nil
 }
 
+// seg is one token of the pointer of the value being parsed: a member's
+// key and its index among its object's members, or an array index (member
+// -1).
+type seg struct {
+	key    string
+	member int
+}
+
+// pointerOf is the pointer of path, built only for an error: a key that
+// holds a credential is written as its stand-in, "<member N>".
+func pointerOf(path []seg) string {
+	ptr := ""
+	for _, s := range path {
+		if s.member < 0 {
+			ptr = refusals.Append(ptr, s.key)
+		} else {
+			ptr = names.Append(ptr, s.key, s.member)
+		}
+	}
+	return ptr
+}
+
 // value parses the value at p.pos; path is its pointer's tokens.
-func (p *parser) value(path []string, depth int) (*node, error) {
+func (p *parser) value(path []seg, depth int) (*node, error) {
 	if depth > maxDepth {
-		return nil, p.errAt(p.pos, refusals.Pointer(path...), "nested too deeply")
+		return nil, p.errAt(p.pos, pointerOf(path), "nested too deeply")
 	}
 	if p.pos >= len(p.data) {
-		return nil, p.errAt(p.pos, refusals.Pointer(path...), "unexpected end of file: want a value")
+		return nil, p.errAt(p.pos, pointerOf(path), "unexpected end of file: want a value")
 	}
 	start := p.pos
 	switch c := p.data[p.pos]; {
@@ -203,10 +226,10 @@ func (p *parser) value(path []string, depth int) (*node, error) {
 		p.pos += 4
 		return &node{kind: kindNull, off: start}, nil
 	}
-	return nil, p.errAt(p.pos, refusals.Pointer(path...), "invalid character: want a value")
+	return nil, p.errAt(p.pos, pointerOf(path), "invalid character: want a value")
 }
 
-func (p *parser) object(path []string, depth int) (*node, error) {
+func (p *parser) object(path []seg, depth int) (*node, error) {
 	n := &node{kind: kindObject, off: p.pos}
 	seen := map[string]struct{}{}
 	p.pos++ // {
@@ -215,7 +238,7 @@ func (p *parser) object(path []string, depth int) (*node, error) {
 			return nil, err
 		}
 		if p.pos >= len(p.data) {
-			return nil, p.errAt(p.pos, refusals.Pointer(path...), "unexpected end of file in an object")
+			return nil, p.errAt(p.pos, pointerOf(path), "unexpected end of file in an object")
 		}
 		if p.data[p.pos] == '}' {
 			p.pos++
@@ -223,7 +246,7 @@ func (p *parser) object(path []string, depth int) (*node, error) {
 		}
 		if len(n.keys) > 0 {
 			if p.data[p.pos] != ',' {
-				return nil, p.errAt(p.pos, refusals.Pointer(path...), "want ',' or '}' after an object member")
+				return nil, p.errAt(p.pos, pointerOf(path), "want ',' or '}' after an object member")
 			}
 			p.pos++
 			if err := p.space(); err != nil {
@@ -235,23 +258,23 @@ func (p *parser) object(path []string, depth int) (*node, error) {
 			}
 		}
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-			return nil, p.errAt(p.pos, refusals.Pointer(path...), "want a quoted member name")
+			return nil, p.errAt(p.pos, pointerOf(path), "want a quoted member name")
 		}
 		koff := p.pos
 		key, err := p.string(path)
 		if err != nil {
 			return nil, err
 		}
-		member := append(path[:len(path):len(path)], key)
+		member := append(path[:len(path):len(path)], seg{key, len(n.keys)})
 		if _, dup := seen[key]; dup {
-			return nil, p.errAt(koff, refusals.Pointer(member...), "duplicate key")
+			return nil, p.errAt(koff, pointerOf(member), "duplicate key")
 		}
 		seen[key] = struct{}{}
 		if err := p.space(); err != nil {
 			return nil, err
 		}
 		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return nil, p.errAt(p.pos, refusals.Pointer(member...), "want ':' after a member name")
+			return nil, p.errAt(p.pos, pointerOf(member), "want ':' after a member name")
 		}
 		p.pos++
 		if err := p.space(); err != nil {
@@ -267,7 +290,7 @@ func (p *parser) object(path []string, depth int) (*node, error) {
 	}
 }
 
-func (p *parser) array(path []string, depth int) (*node, error) {
+func (p *parser) array(path []seg, depth int) (*node, error) {
 	n := &node{kind: kindArray, off: p.pos}
 	p.pos++ // [
 	for {
@@ -275,7 +298,7 @@ func (p *parser) array(path []string, depth int) (*node, error) {
 			return nil, err
 		}
 		if p.pos >= len(p.data) {
-			return nil, p.errAt(p.pos, refusals.Pointer(path...), "unexpected end of file in an array")
+			return nil, p.errAt(p.pos, pointerOf(path), "unexpected end of file in an array")
 		}
 		if p.data[p.pos] == ']' {
 			p.pos++
@@ -283,7 +306,7 @@ func (p *parser) array(path []string, depth int) (*node, error) {
 		}
 		if len(n.vals) > 0 {
 			if p.data[p.pos] != ',' {
-				return nil, p.errAt(p.pos, refusals.Pointer(path...), "want ',' or ']' after an array element")
+				return nil, p.errAt(p.pos, pointerOf(path), "want ',' or ']' after an array element")
 			}
 			p.pos++
 			if err := p.space(); err != nil {
@@ -294,7 +317,7 @@ func (p *parser) array(path []string, depth int) (*node, error) {
 				return n, nil
 			}
 		}
-		elem := append(path[:len(path):len(path)], strconv.Itoa(len(n.vals)))
+		elem := append(path[:len(path):len(path)], seg{strconv.Itoa(len(n.vals)), -1})
 		v, err := p.value(elem, depth+1)
 		if err != nil {
 			return nil, err
@@ -305,14 +328,14 @@ func (p *parser) array(path []string, depth int) (*node, error) {
 
 // string decodes the string at p.pos. Errors point at the string, never
 // quote it.
-func (p *parser) string(path []string) (string, error) {
+func (p *parser) string(path []seg) (string, error) {
 	start := p.pos
 	p.pos++ // "
 	var b []byte
 	plain := p.pos
 	for {
 		if p.pos >= len(p.data) {
-			return "", p.errAt(start, refusals.Pointer(path...), "unterminated string")
+			return "", p.errAt(start, pointerOf(path), "unterminated string")
 		}
 		c := p.data[p.pos]
 		switch {
@@ -324,17 +347,17 @@ func (p *parser) string(path []string) (string, error) {
 			}
 			return string(append(b, s...)), nil
 		case c < 0x20:
-			return "", p.errAt(p.pos, refusals.Pointer(path...), "control character in a string")
+			return "", p.errAt(p.pos, pointerOf(path), "control character in a string")
 		case c == '\\':
 			b = append(b, p.data[plain:p.pos]...)
 			if p.pos+1 >= len(p.data) {
-				return "", p.errAt(start, refusals.Pointer(path...), "unterminated string")
+				return "", p.errAt(start, pointerOf(path), "unterminated string")
 			}
 			var n, at int
 			var problem string
 			b, n, problem, at = canonjson.AppendEscape(b, p.data[p.pos:])
 			if n == 0 {
-				return "", p.errAt(p.pos+at, refusals.Pointer(path...), problem+" in a string")
+				return "", p.errAt(p.pos+at, pointerOf(path), problem+" in a string")
 			}
 			p.pos += n
 			plain = p.pos
@@ -343,7 +366,7 @@ func (p *parser) string(path []string) (string, error) {
 		default:
 			r, size := utf8.DecodeRune(p.data[p.pos:])
 			if r == utf8.RuneError && size == 1 {
-				return "", p.errAt(p.pos, refusals.Pointer(path...), "invalid UTF-8 in a string")
+				return "", p.errAt(p.pos, pointerOf(path), "invalid UTF-8 in a string")
 			}
 			p.pos += size
 		}
@@ -351,10 +374,10 @@ func (p *parser) string(path []string) (string, error) {
 }
 
 // number reads a JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func (p *parser) number(path []string) (*node, error) {
+func (p *parser) number(path []seg) (*node, error) {
 	start := p.pos
 	bad := func() (*node, error) {
-		return nil, p.errAt(start, refusals.Pointer(path...), "invalid number")
+		return nil, p.errAt(start, pointerOf(path), "invalid number")
 	}
 	digits := func() int {
 		n := 0

@@ -16,10 +16,15 @@ const (
 )
 
 // ReadBounded reads the file name, which must be a regular file (after
-// following symlinks) of at most limit bytes. Anything else is refused
-// before it is read, so that a FIFO cannot block the reader and a device
-// such as /dev/zero or a huge file cannot exhaust its memory. Every error
-// is an *fs.PathError naming the file, never quoting its contents.
+// following symlinks) of at most limit bytes, whose contents are as long
+// as the system says it is. Anything else is refused before it is read, so
+// that a FIFO cannot block the reader and a device such as /dev/zero or a
+// huge file cannot exhaust its memory; and a file whose size the system
+// does not know — /proc/self/environ and the other files of /proc and
+// /sys, which are made as they are read and report a size of 0 or 4096 —
+// is refused once read, as is a file that changed while it was read: it is
+// not a file of the user's. Every error is an *fs.PathError naming the
+// file, never quoting its contents.
 func ReadBounded(name string, limit int64) ([]byte, error) {
 	// Stat first: opening a FIFO blocks until a writer opens it.
 	fi, err := os.Stat(name)
@@ -48,6 +53,9 @@ func ReadBounded(name string, limit int64) ([]byte, error) {
 	}
 	if int64(len(data)) > limit { // it grew while being read
 		return nil, tooLarge(name, limit)
+	}
+	if int64(len(data)) != ofi.Size() {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("not a regular file (its contents are not the size the system reports: a file of /proc or /sys, or one that changed while it was read)")}
 	}
 	return data, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/guardian-agent/guardian-go/internal/names"
 	"github.com/guardian-agent/guardian-go/refusals"
 )
 
@@ -34,7 +35,8 @@ type UnsetError struct {
 	// Pointer is the JSON pointer of the value that holds the reference,
 	// such as /servers/github/headers/Authorization.
 	Pointer string
-	// Server is the server's name.
+	// Server is the server's name as it may be printed (Server.Label): a
+	// name holding a credential is its stand-in.
 	Server string
 	// Ref is the kind of reference: "env", "input", "workspaceFolder" or
 	// "userHome".
@@ -73,7 +75,7 @@ func (e *UnsetError) Unwrap() error { return refusals.ErrInvalid }
 // *UnsetError, in the order of the fields above (env and headers by key);
 // then Resolve returns the zero Server.
 func (s Server) Resolve(v Vars) (Server, error) {
-	r := resolver{vars: v, server: s.Name, claude: strings.HasPrefix(s.Pointer, "/mcpServers/")}
+	r := resolver{vars: v, server: s.Label(), claude: strings.HasPrefix(s.Pointer, "/mcpServers/")}
 	out := s
 	out.Command = r.expand(refusals.Append(s.Pointer, "command"), s.Command)
 	if s.Args != nil {
@@ -83,8 +85,8 @@ func (s Server) Resolve(v Vars) (Server, error) {
 		}
 	}
 	out.URL = r.expand(s.URLPointer(), s.URL)
-	out.Connection.Env = r.expandMap(refusals.Append(s.Pointer, "env"), s.Connection.Env)
-	out.Connection.Headers = r.expandMap(refusals.Append(s.Pointer, "headers"), s.Connection.Headers)
+	out.Connection.Env = r.expandMap(refusals.Append(s.Pointer, "env"), s.Connection.Env, s.envKeys)
+	out.Connection.Headers = r.expandMap(refusals.Append(s.Pointer, "headers"), s.Connection.Headers, s.headerKeys)
 	out.Connection.Cwd = r.expand(refusals.Append(s.Pointer, "cwd"), s.Connection.Cwd)
 	out.Connection.EnvFile = r.expand(refusals.Append(s.Pointer, "envFile"), s.Connection.EnvFile)
 	out.Connection.Other = maps.Clone(s.Connection.Other)
@@ -104,13 +106,19 @@ type resolver struct {
 	errs   []error
 }
 
-func (r *resolver) expandMap(ptr string, m map[string]string) map[string]string {
+// expandMap expands m's values; order is m's keys in file order (nil for
+// a Server made in code: sorted order), for the stand-in of a key that
+// holds a credential.
+func (r *resolver) expandMap(ptr string, m map[string]string, order []string) map[string]string {
 	if m == nil {
 		return nil
 	}
+	if order == nil {
+		order = slices.Sorted(maps.Keys(m))
+	}
 	out := make(map[string]string, len(m))
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		out[k] = r.expand(refusals.Append(ptr, k), m[k])
+		out[k] = r.expand(names.Append(ptr, k, slices.Index(order, k)), m[k])
 	}
 	return out
 }
