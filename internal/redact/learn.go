@@ -9,11 +9,15 @@ import (
 	"github.com/guardian-agent/guardian-go/secrets"
 )
 
-// LearnEnv learns the value of an environment variable a server is given:
-// a credential when secrets refuses NAME=value or the value alone (its
-// name says so, or it is a token), text to redact otherwise.
+// LearnEnv learns the value of an environment variable a server is given.
+// Every credential secrets finds inside it (secrets.Credentials: a URL's
+// or DSN's password, a JSON member's token, an assignment's value) is a
+// credential, whatever the variable is called and however short, and the
+// value around it text; a value holding none is a credential when secrets
+// refuses NAME=value or the value alone (its name says so, or it is a
+// token), text otherwise.
 func (r *Redactor) LearnEnv(name, value string) {
-	r.learnNamed(secrets.CheckArgs("", []string{name + "=" + value}) != nil, value)
+	r.learnNamed(func() bool { return secrets.CheckArgs("", []string{name + "=" + value}) != nil }, value)
 }
 
 // LearnQuery learns the value of a URL's query parameter, as LearnEnv.
@@ -26,8 +30,7 @@ func (r *Redactor) LearnQuery(name, value string) {
 // its credential without the scheme and a Basic pair's user and password:
 // each a credential.
 func (r *Redactor) LearnHeader(name, value string) {
-	cred := secrets.CheckArgs("", []string{name + ": " + value}) != nil
-	r.learnNamed(cred, value)
+	r.learnNamed(func() bool { return secrets.CheckArgs("", []string{name + ": " + value}) != nil }, value)
 	if parts := authParts(name, value); len(parts) > 0 {
 		r.Learn(parts...)
 	}
@@ -59,8 +62,13 @@ func (r *Redactor) LearnURL(raw string) {
 		return
 	}
 	if u.User != nil {
+		// A password whatever its length; a user name, often a plain
+		// word ("app", "postgres"), from minSecret bytes.
 		p, _ := u.User.Password()
-		r.Learn(u.User.Username(), p)
+		r.Learn(p)
+		if user := u.User.Username(); len(user) >= minSecret {
+			r.Learn(user)
+		}
 	}
 	for k, vs := range u.Query() {
 		for _, v := range vs {
@@ -69,10 +77,19 @@ func (r *Redactor) LearnURL(raw string) {
 	}
 }
 
-// learnNamed learns value as a credential if cred, or if secrets refuses
-// it alone (a token under any name); as text otherwise.
-func (r *Redactor) learnNamed(cred bool, value string) {
-	if cred || secrets.CheckArgs("", []string{value}) != nil {
+// learnNamed learns value: the credentials secrets finds in it as
+// credentials and the value as text; or, when it holds none, the value as
+// a credential if named() (secrets refuses it under its name) or secrets
+// refuses it alone, as text otherwise. A value holding a credential is not
+// one whole, so that its other parts (a DSN's scheme, user and host) are
+// not found in part: a tool may name the database it works on.
+func (r *Redactor) learnNamed(named func() bool, value string) {
+	if parts := secrets.Credentials(value); len(parts) > 0 {
+		r.Learn(parts...)
+		r.LearnText(value)
+		return
+	}
+	if named() || secrets.CheckArgs("", []string{value}) != nil {
 		r.Learn(value)
 		return
 	}
@@ -103,8 +120,13 @@ func authParts(name, value string) []string {
 	}
 	if strings.EqualFold(scheme, "Basic") {
 		if b, err := base64.StdEncoding.DecodeString(cred); err == nil {
+			// The password whatever its length, the user from
+			// minSecret bytes, as for a URL's.
 			user, pass, _ := strings.Cut(string(b), ":")
-			out = append(out, string(b), user, pass)
+			out = append(out, string(b), pass)
+			if len(user) >= minSecret {
+				out = append(out, user)
+			}
 		}
 	}
 	return out
@@ -130,11 +152,13 @@ func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
 
 // LearnGiven learns values a connection was given whose names are not at
 // hand (what references resolved to): each of 6 bytes or more as a
-// credential, found in part too when long.
+// credential, found in part too when long, and every credential secrets
+// finds in one (secrets.Credentials) however short.
 func (r *Redactor) LearnGiven(vals ...string) {
 	for _, v := range vals {
 		if len(v) >= minSecret {
 			r.Learn(v)
 		}
+		r.Learn(secrets.Credentials(v)...)
 	}
 }

@@ -37,22 +37,32 @@ func (r *Redactor) Clean(s string) string {
 		s, _ = set.replace(s, LineMark)
 	}
 	words := strings.Fields(s)
-	if err := secrets.CheckArgs("", words); err != nil {
-		for _, f := range refusals.All(err) {
-			toks, terr := refusals.Tokens(f.Pointer)
-			if terr != nil || len(toks) != 1 {
-				return WithheldLine
-			}
-			i, aerr := strconv.Atoi(toks[0])
-			if aerr != nil || i < 0 || i >= len(words) {
-				return WithheldLine
-			}
-			if key, ok := r.assignedName(words[i]); ok {
-				words[i] = key + "=" + LineMark
-			} else {
-				words[i] = LineMark
-			}
+	bad, ok := refusedWords(words)
+	if !ok {
+		return WithheldLine
+	}
+	// A word the checks accept may hold a refused one between
+	// punctuation ("(key=...)", "token,"): check it without.
+	var at []int
+	var cores []string
+	for i, w := range words {
+		if c := strings.Trim(w, wordPunct); !bad[i] && c != w && c != "" {
+			at, cores = append(at, i), append(cores, c)
 		}
+	}
+	badCores, ok := refusedWords(cores)
+	if !ok {
+		return WithheldLine
+	}
+	for j := range badCores {
+		w := words[at[j]]
+		k := strings.Index(w, cores[j])
+		words[at[j]] = w[:k] + r.redactWord(cores[j]) + w[k+len(cores[j]):]
+	}
+	for i := range bad {
+		words[i] = r.redactWord(words[i])
+	}
+	if len(bad)+len(badCores) > 0 {
 		s = strings.Join(words, " ")
 	}
 	// Whole-line shapes the words alone do not show ("Authorization:
@@ -61,6 +71,41 @@ func (r *Redactor) Clean(s string) string {
 		return WithheldLine
 	}
 	return s
+}
+
+// wordPunct is what may stand around a word in prose or a log line.
+const wordPunct = `,.;:!?()[]{}<>"'` + "`"
+
+// refusedWords returns the indexes of the words the secrets checks refuse,
+// read as a command line's arguments; false if a refusal cannot be placed
+// on one word.
+func refusedWords(words []string) (map[int]bool, bool) {
+	err := secrets.CheckArgs("", words)
+	if err == nil {
+		return nil, true
+	}
+	bad := map[int]bool{}
+	for _, f := range refusals.All(err) {
+		toks, terr := refusals.Tokens(f.Pointer)
+		if terr != nil || len(toks) != 1 {
+			return nil, false
+		}
+		i, aerr := strconv.Atoi(toks[0])
+		if aerr != nil || i < 0 || i >= len(words) {
+			return nil, false
+		}
+		bad[i] = true
+	}
+	return bad, true
+}
+
+// redactWord is a refused word redacted: NAME=<redacted> when it is an
+// assignment whose name can be printed, the mark alone otherwise.
+func (r *Redactor) redactWord(w string) string {
+	if key, ok := r.assignedName(w); ok {
+		return key + "=" + LineMark
+	}
+	return LineMark
 }
 
 // assignedName returns the name of word read as NAME=value, if it is one

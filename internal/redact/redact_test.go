@@ -70,9 +70,9 @@ func TestRedactorLearnsConcurrently(t *testing.T) {
 	<-done
 	for in, want := range map[string]string{
 		"got Bearer token-000050 as application/json": "got [redacted] as application/json",
-		// The space goes too: " token-00009" is a 12-byte run of the
-		// header's value, "Bearer token-000099".
-		"Bearer other, token-000099 alone": "Bearer other,[redacted] alone",
+		// The credential secrets finds in the header's value, not the
+		// value's scheme: "Bearer" stays.
+		"Bearer other, token-000099 alone": "Bearer other, [redacted] alone",
 	} {
 		if got := r.Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
