@@ -239,6 +239,8 @@ const (
 	pendUserPassGuess         // -u or --user with no program known: user:password, judged strictly
 	pendSetName               // setx, set -x, git config: this word may name a variable
 	pendSetValue              // setx API_KEY: this word is the credential assigned
+	pendSMBUser               // smbclient -U: user%password
+	pendLFTPUser              // lftp -u: user,password
 )
 
 // seq carries what one word tells about the next, through a list of
@@ -555,6 +557,14 @@ func (s *seq) value(w string, f *findings) bool {
 		if pw := userPasswordOf(w); pw != "" {
 			f.add(ruleCredentialFlag, pw)
 		}
+	case pendSMBUser:
+		if pw := smbPassword(w); pw != "" {
+			f.add(ruleCredentialFlag, pw)
+		}
+	case pendLFTPUser:
+		if pw := lftpPassword(w); pw != "" {
+			f.add(ruleCredentialFlag, pw)
+		}
 	case pendUserPassGuess:
 		if isFlagWord(w) {
 			return false
@@ -660,7 +670,7 @@ func (s *seq) word1(w string, f *findings) {
 	// A program's short password flags: mysql -pSECRET, sshpass -p SECRET.
 	// short is the flag's letter and all that is attached to it, '=' and
 	// '/' included: mysql takes -pPass=word/1 whole.
-	if short := w[1:]; w[1] != '-' {
+	if short := w[1:]; w[0] == '-' && w[1] != '-' {
 		sep, att := shortPassword(s.prog, short[0], s.login)
 		if len(short) == 1 && sep {
 			s.pend = pendPassword
@@ -676,8 +686,21 @@ func (s *seq) word1(w string, f *findings) {
 			f.add(ruleCredentialFlag, short[1:])
 			return
 		}
-		if name == "u" && s.prog == progCurl {
-			s.pend = pendUserPass
+		if (short[0] == 'u' && s.prog == progCurl) || (short[0] == 'a' && s.prog == progHTTPie) {
+			// curl -u user:pw, -uuser:pw; HTTPie -a user:pw, -auser:pw.
+			if len(short) == 1 {
+				s.pend = pendUserPass
+			} else if pw := userPasswordOf(short[1:]); pw != "" {
+				f.add(ruleCredentialFlag, pw)
+			}
+			return
+		}
+		if short[0] == 'u' && s.prog == progLFTP {
+			if len(short) == 1 {
+				s.pend = pendLFTPUser
+			} else if pw := lftpPassword(short[1:]); pw != "" {
+				f.add(ruleCredentialFlag, pw)
+			}
 			return
 		}
 		if name == "u" && s.prog == progNone {
@@ -688,10 +711,16 @@ func (s *seq) word1(w string, f *findings) {
 			if pw := smbPassword(short[1:]); len(short) > 1 && pw != "" {
 				f.add(ruleCredentialFlag, pw)
 			} else if len(short) == 1 {
-				s.pend = pendUserPass
+				s.pend = pendSMBUser
 			}
 			return
 		}
+	}
+	if s.prog == progFreeRDP && strings.HasPrefix(w, "/p:") {
+		if sec, ok := judge(strong, w[3:]); ok {
+			f.add(ruleCredentialFlag, sec) // xfreerdp /p:SECRET
+		}
+		return
 	}
 	if isHeaderFlag(name) {
 		if hasVal {
@@ -754,7 +783,7 @@ func (s *seq) positional(w string, f *findings) {
 		s.prog, s.login = p, false
 		return
 	}
-	if s.prog == progDocker && w == "login" {
+	if (s.prog == progDocker || s.prog == progAz) && w == "login" {
 		s.login = true
 	}
 	// setx NAME VALUE, set -x NAME VALUE (fish), launchctl setenv, git
@@ -931,6 +960,16 @@ func (s *seq) oraclePassword(w string) string {
 
 // oracleIdentChar: a character of an Oracle user name.
 func oracleIdentChar(c byte) bool { return isAlnum(c) || c == '_' || c == '$' || c == '#' }
+
+// lftpPassword returns the password of lftp's user,password, or "".
+func lftpPassword(v string) string {
+	i := strings.IndexByte(v, ',')
+	if i <= 0 || i == len(v)-1 {
+		return ""
+	}
+	sec, _ := judge(strong, v[i+1:])
+	return sec
+}
 
 // smbPassword returns the password of user%password, or "".
 func smbPassword(v string) string {

@@ -242,7 +242,7 @@ func placeholder(v string) bool {
 	if v == "REDACTED" || v == "[REDACTED]" || v == "**REDACTED**" || v == "<redacted>" {
 		return true
 	}
-	return maskLike(v) || ellipsis(v)
+	return maskLike(v) || ellipsis(v) || vendorExample(v) || zeroFill(v)
 }
 
 // ellipsis: dots or an ellipsis where the value goes, after at most a
@@ -346,6 +346,12 @@ func publicByDesign(v string) bool {
 }
 
 var publicKeyPrefixes = []string{"pk_live_", "pk_test_", "pk.eyJ", "sb_publishable_", "phc_"}
+
+// zeroFill: twelve or more zeros and nothing else, as documentation fills
+// a key's place (a real key is not all zeros; a PIN of four is not this).
+func zeroFill(v string) bool {
+	return len(v) >= 12 && strings.Trim(v, "0") == ""
+}
 
 // maskLike: only x, X, * and separators, at least three of the first kind.
 func maskLike(v string) bool {
