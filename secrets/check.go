@@ -26,6 +26,7 @@ func CheckURL(pointer, rawURL string) error {
 		// user:pass@host/db is not waved through.
 		checkURL("", rawURL, true, f.add)
 	}
+	scanLooseURLs(rawURL, f.add)
 	scanTokensDecoded(rawURL, f.add)
 	scanAuthSchemes(rawURL, f.add)
 	scanBase64(rawURL, f.add) // ?config=<base64 JSON with the key in it>
@@ -222,6 +223,7 @@ func wholeScans(s string, f *findings) {
 	scanAuthSchemes(s, f.add)
 	scanBase64(s, f.add)
 	scanRefDefaults(s, f.addRefDefault)
+	scanDecodedViews(s, f.add)
 }
 
 // pending is what the previous word left for this one.
