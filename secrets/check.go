@@ -72,6 +72,7 @@ func CheckText(pointer, text string) error {
 	var f findings
 	scanTokensDecoded(text, f.add)
 	scanBase64Tokens(text, f.add)
+	scanProse(text, f.add)
 	if !f.any() {
 		return nil
 	}
@@ -224,6 +225,7 @@ func wholeScans(s string, f *findings) {
 	scanBase64(s, f.add)
 	scanRefDefaults(s, f.addRefDefault)
 	scanDecodedViews(s, f.add)
+	scanHeaderLines(s, f.add)
 }
 
 // pending is what the previous word left for this one.

@@ -474,6 +474,9 @@ func checkPath(path string, found report) {
 		if j := strings.IndexByte(seg, ';'); j >= 0 {
 			seg = seg[:j]
 		}
+		if ok, def := reference(seg); ok && def != "" {
+			seg = def // /mcp/${KEY:-<key>}/sse: the default is recorded
+		}
 		if bareRandom(seg) {
 			found(ruleURLPathSecret, seg)
 			return
@@ -518,6 +521,9 @@ func checkKeyPath(path string, found report) {
 			seg, path = path[:j], path[j+1:]
 		} else {
 			seg, path = path, ""
+		}
+		if ok, def := reference(seg); ok && def != "" {
+			seg = def
 		}
 		if len(seg) < 20 || len(seg) > 256 {
 			continue

@@ -153,13 +153,21 @@ func refAt(v string, i int) (n int, def string) {
 // A default is judged up to the next "${" (a nested reference is judged on
 // its own), so the defaults judged never overlap, and the next '}' is
 // searched for once however many openers precede it: the scan is linear.
+//
+// A default that is itself a reference with a default
+// (${API_KEY:-${FALLBACK:-VALUE}}) is the outer variable's value too, so
+// the inner one is judged with the outer name's strength if that is
+// greater. A default of any name that is a credential header line
+// (${H:-Authorization: Bearer …}) is judged as that header.
 func scanRefDefaults(s string, found func(secret string)) {
 	closeAt := -1 // the next '}' at or after off
+	inheritAt, inherit := -1, notSecret
 	for off := 0; ; {
 		i := strings.Index(s[off:], "${")
 		if i < 0 {
 			return
 		}
+		opener := off + i
 		off += i + 2
 		if closeAt < off {
 			j := strings.IndexByte(s[off:], '}')
@@ -182,14 +190,25 @@ func scanRefDefaults(s string, found func(secret string)) {
 		default:
 			continue
 		}
+		st := classifyName(body[:n])
+		if opener == inheritAt && inherit > st {
+			st = inherit
+		}
 		if j := strings.Index(def, "${"); j >= 0 {
+			if j == 0 && st != notSecret {
+				inheritAt, inherit = off+len(body)-len(def), st
+			}
 			def = def[:j]
 		}
 		if def == "" {
 			continue
 		}
-		if st := classifyName(body[:n]); st != notSecret && literalSecret(st, def) {
+		if st != notSecret && literalSecret(st, def) {
 			found(judged(st, def))
+		} else if name, v, ok := splitHeader(def); ok {
+			if sec, ok := headerSecretOf(headerStrength(name), v); ok {
+				found(sec)
+			}
 		}
 	}
 }
