@@ -31,6 +31,7 @@ func CheckURL(pointer, rawURL string) error {
 	scanAuthSchemes(rawURL, f.add)
 	scanBase64(rawURL, f.add) // ?config=<base64 JSON with the key in it>
 	scanRefDefaults(rawURL, f.addRefDefault)
+	scanDecodedViews(rawURL, f.add) // ?config=%7B%22apiKey%22…
 	var errs []error
 	f.flush(pointer, &errs)
 	return refusals.Join(errs...)
@@ -279,7 +280,9 @@ func (s *seq) argWords(a string, f *findings) {
 	if strings.ContainsAny(a, " \t\n") {
 		// "Name: value" as a whole argument is a header, unless it is
 		// the value of an ordinary flag (--title "Token: overview").
-		if name, value, ok := splitHeader(a); ok && s.pend != pendFlagValue {
+		// A header is one line: "auth:\n  type: …" is YAML, whose lines
+		// scanConfigLines reads.
+		if name, value, ok := splitHeader(a); ok && s.pend != pendFlagValue && !strings.ContainsAny(value, "\n\r") {
 			if sec, ok := headerSecretOf(headerStrength(name), value); ok {
 				f.add(ruleHeaderCredential, sec)
 			}
@@ -666,6 +669,12 @@ func (s *seq) word1(w string, f *findings) {
 			return
 		}
 	}
+	if s.prog == progFreeRDP && strings.HasPrefix(w, "/p:") {
+		if sec, ok := judge(strong, w[3:]); ok {
+			f.add(ruleCredentialFlag, sec) // xfreerdp /p:SECRET
+		}
+		return
+	}
 	name, val, hasVal, isFlag := flagName(w)
 	if !isFlag {
 		s.positional(w, f)
@@ -720,12 +729,7 @@ func (s *seq) word1(w string, f *findings) {
 			return
 		}
 	}
-	if s.prog == progFreeRDP && strings.HasPrefix(w, "/p:") {
-		if sec, ok := judge(strong, w[3:]); ok {
-			f.add(ruleCredentialFlag, sec) // xfreerdp /p:SECRET
-		}
-		return
-	}
+
 	if isHeaderFlag(name) {
 		if hasVal {
 			s.pend = pendHeader

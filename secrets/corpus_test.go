@@ -852,6 +852,7 @@ func corpusCases(g *corpusGen) []corpusCase {
 	corpusCloudFront(b)
 	corpusEncodedTokens(b)
 	corpusEncodedTokensBenign(b)
+	corpusHardening(b)
 	return b.cases
 }
 
