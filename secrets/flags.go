@@ -12,27 +12,27 @@ import "strings"
 type program uint8
 
 const (
-	progNone    program = iota
-	progMySQL           // mysql, mysqldump, mariadb, …: -pSECRET (attached only)
-	progMongo           // mongo, mongosh, mongodump, …: -p SECRET
-	progSSHPass         // sshpass -p SECRET
-	progRedis           // redis-cli -a SECRET
-	progSQLCmd          // sqlcmd, bcp, osql: -P SECRET
-	progLDAP            // ldapsearch, …: -w SECRET
-	progZip             // zip, unzip: -P SECRET
-	prog7z              // 7z: -pSECRET
-	progCurl            // curl, wget: -u user:password
-	progSMB             // smbclient, rpcclient: -U user%password
-	progDocker          // docker, podman, nerdctl, helm: login -p SECRET
-	progOracle          // sqlplus, rman, expdp, …: user/password[@connect]
-	progSQLcl           // sql (SQLcl): user/password@connect
-	progLFTP            // lftp: -u user,password
-	progHTTPie          // http, https (HTTPie): -a user:password
-	progPassP           // -p SECRET and -pSECRET: cqlsh, hdbsql, ncftp, rdesktop, evil-winrm, netexec, psexec, smbmap, …
-	progPassUpperP      // -P SECRET: ipmitool, mosquitto_pub, mosquitto_sub
-	progRar             // rar, unrar: -pSECRET
-	progAz              // az: login -p SECRET
-	progFreeRDP         // xfreerdp, wfreerdp: /p:SECRET
+	progNone       program = iota
+	progMySQL              // mysql, mysqldump, mariadb, …: -pSECRET (attached only)
+	progMongo              // mongo, mongosh, mongodump, …: -p SECRET
+	progSSHPass            // sshpass -p SECRET
+	progRedis              // redis-cli -a SECRET
+	progSQLCmd             // sqlcmd, bcp, osql: -P SECRET
+	progLDAP               // ldapsearch, …: -w SECRET
+	progZip                // zip, unzip: -P SECRET
+	prog7z                 // 7z: -pSECRET
+	progCurl               // curl, wget: -u user:password
+	progSMB                // smbclient, rpcclient: -U user%password
+	progDocker             // docker, podman, nerdctl, helm: login -p SECRET
+	progOracle             // sqlplus, rman, expdp, …: user/password[@connect]
+	progSQLcl              // sql (SQLcl): user/password@connect
+	progLFTP               // lftp: -u user,password
+	progHTTPie             // http, https (HTTPie): -a user:password
+	progPassP              // -p SECRET and -pSECRET: cqlsh, hdbsql, ncftp, rdesktop, evil-winrm, netexec, psexec, smbmap, …
+	progPassUpperP         // -P SECRET: ipmitool, mosquitto_pub, mosquitto_sub
+	progRar                // rar, unrar: -pSECRET
+	progAz                 // az: login -p SECRET
+	progFreeRDP            // xfreerdp, wfreerdp: /p:SECRET
 )
 
 // programOf recognises a program by a word's base name (a path and .exe
