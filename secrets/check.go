@@ -64,11 +64,16 @@ func CheckArgs(pointer string, args []string) error {
 // and in its percent-decoded form (decoded once: key%3Dghp_… and ghp%5F…
 // are tokens), and in each base64 run of 40 or more characters that
 // decodes to text (a base64 token, or base64 JSON holding one); base64 is
-// read for those rules only. It is for free text a
-// definition records, such as a system prompt, a description or a
-// schema's strings, where CheckArgs' rules about flags, assignments and
-// URL parameters would misread prose. Each finding is a *refusals.Error at
-// pointer; the result is nil or their refusals.Join.
+// read for those rules only. It also refuses what a server could echo
+// into prose from an env value of any name: a URL's or DSN's password, a
+// connection string's Password=, a credential-named assignment, JSON
+// member or query parameter, a credential header line, a Bearer or Basic
+// credential; each unless the value only describes a credential (a
+// placeholder, a reference, or a word such as "password" that names one).
+// It is for free text a definition records, such as a system prompt, a
+// description or a schema's strings, where CheckArgs' rules about flags
+// and positional words would misread prose. Each finding is a
+// *refusals.Error at pointer; the result is nil or their refusals.Join.
 func CheckText(pointer, text string) error {
 	var f findings
 	scanTokensDecoded(text, f.add)
