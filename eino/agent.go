@@ -57,6 +57,7 @@ func NewChatModelAgent(ctx context.Context, cfg *AgentConfig, opts *definition.O
 	if cfg == nil {
 		return nil, nil, errors.New("eino: NewChatModelAgent: a nil *AgentConfig")
 	}
+	registerInterrupts()
 	p, err := planAgent(ctx, cfg, nil, 0)
 	if err != nil {
 		return nil, nil, err

@@ -282,4 +282,3 @@ func TestNonTextContentAsText(t *testing.T) {
 		t.Fatalf("structured = %q", got)
 	}
 }
-

@@ -2,6 +2,7 @@ package eino
 
 import (
 	"context"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"maps"
@@ -115,4 +116,13 @@ func (t *Tool) interrupt(ctx context.Context, answers map[string]mcpservers.Elic
 	return tool.StatefulInterrupt(ctx, &ElicitationInterrupt{
 		Tool: t.mcp.Name(), Server: t.mcp.Server().Name, Requests: reqs,
 	}, string(st))
+}
+
+// registerInterrupts names the interrupt Infos for gob, with which Eino's
+// Runner saves a checkpoint holding them. gob.RegisterName is idempotent
+// for a name and type, so every constructor calls it rather than an init
+// function.
+func registerInterrupts() {
+	gob.RegisterName("github.com/guardian-agent/guardian-go/eino.ElicitationInterrupt", &ElicitationInterrupt{})
+	gob.RegisterName("github.com/guardian-agent/guardian-go/eino.ApprovalInterrupt", &ApprovalInterrupt{})
 }

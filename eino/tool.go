@@ -38,6 +38,7 @@ func NewTool(t *mcpservers.Tool) (*Tool, error) {
 	if t == nil {
 		return nil, errors.New("eino: NewTool: a nil *mcpservers.Tool")
 	}
+	registerInterrupts()
 	s, err := schemaOf(t.InputSchema())
 	if err != nil {
 		return nil, fmt.Errorf("eino: tool %q: its input schema cannot be carried: %w", t.Name(), err)
@@ -225,6 +226,6 @@ func bind(ctx context.Context, def *definition.Definition, subAgents []string) c
 // withhold a name holding a credential, as it does).
 type nameOnly string
 
-func (n nameOnly) Name() string                 { return string(n) }
-func (nameOnly) Description() string            { return "" }
-func (nameOnly) InputSchema() json.RawMessage   { return json.RawMessage(`{"type":"object"}`) }
+func (n nameOnly) Name() string               { return string(n) }
+func (nameOnly) Description() string          { return "" }
+func (nameOnly) InputSchema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
