@@ -62,15 +62,18 @@ type guard struct {
 	approval  *Approval
 }
 
-func (g *guard) middleware() compose.ToolMiddleware {
+func (g *guard) middleware() compose.ToolMiddleware { return guardMiddleware(g.before) }
+
+// guardMiddleware runs before ahead of every kind of tool call.
+func guardMiddleware(before func(context.Context, *compose.ToolInput) (context.Context, string, error)) compose.ToolMiddleware {
 	return compose.ToolMiddleware{
 		Invokable: func(next compose.InvokableToolEndpoint) compose.InvokableToolEndpoint {
 			return func(ctx context.Context, in *compose.ToolInput) (*compose.ToolOutput, error) {
-				ctx, out, err := g.before(ctx, in)
-				if err != nil || out != "" {
-					if err != nil {
-						return nil, err
-					}
+				ctx, out, err := before(ctx, in)
+				if err != nil {
+					return nil, err
+				}
+				if out != "" {
 					return &compose.ToolOutput{Result: out}, nil
 				}
 				return next(ctx, in)
@@ -78,11 +81,11 @@ func (g *guard) middleware() compose.ToolMiddleware {
 		},
 		Streamable: func(next compose.StreamableToolEndpoint) compose.StreamableToolEndpoint {
 			return func(ctx context.Context, in *compose.ToolInput) (*compose.StreamToolOutput, error) {
-				ctx, out, err := g.before(ctx, in)
-				if err != nil || out != "" {
-					if err != nil {
-						return nil, err
-					}
+				ctx, out, err := before(ctx, in)
+				if err != nil {
+					return nil, err
+				}
+				if out != "" {
 					return &compose.StreamToolOutput{Result: singleString(out)}, nil
 				}
 				return next(ctx, in)
@@ -90,11 +93,11 @@ func (g *guard) middleware() compose.ToolMiddleware {
 		},
 		EnhancedInvokable: func(next compose.EnhancedInvokableToolEndpoint) compose.EnhancedInvokableToolEndpoint {
 			return func(ctx context.Context, in *compose.ToolInput) (*compose.EnhancedInvokableToolOutput, error) {
-				ctx, out, err := g.before(ctx, in)
-				if err != nil || out != "" {
-					if err != nil {
-						return nil, err
-					}
+				ctx, out, err := before(ctx, in)
+				if err != nil {
+					return nil, err
+				}
+				if out != "" {
 					return &compose.EnhancedInvokableToolOutput{Result: textResult(out)}, nil
 				}
 				return next(ctx, in)
@@ -102,11 +105,11 @@ func (g *guard) middleware() compose.ToolMiddleware {
 		},
 		EnhancedStreamable: func(next compose.EnhancedStreamableToolEndpoint) compose.EnhancedStreamableToolEndpoint {
 			return func(ctx context.Context, in *compose.ToolInput) (*compose.EnhancedStreamableToolOutput, error) {
-				ctx, out, err := g.before(ctx, in)
-				if err != nil || out != "" {
-					if err != nil {
-						return nil, err
-					}
+				ctx, out, err := before(ctx, in)
+				if err != nil {
+					return nil, err
+				}
+				if out != "" {
 					return &compose.EnhancedStreamableToolOutput{Result: singleResult(out)}, nil
 				}
 				return next(ctx, in)
