@@ -11,6 +11,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 
 	"github.com/guardian-agent/guardian-go/definition"
+	"github.com/guardian-agent/guardian-go/fingerprint"
 	"github.com/guardian-agent/guardian-go/mcpservers"
 )
 
@@ -62,7 +63,7 @@ func NewChatModelAgent(ctx context.Context, cfg *AgentConfig, opts *definition.O
 	if err != nil {
 		return nil, nil, err
 	}
-	def, err := definition.Build(p.record, opts)
+	def, err := definition.Build(p.record, withCaches(opts))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -305,3 +306,20 @@ func (n *NativeTool) Description() string { return n.description }
 
 // InputSchema is the tool's input schema as the model is sent it.
 func (n *NativeTool) InputSchema() json.RawMessage { return append(json.RawMessage(nil), n.schema...) }
+
+// withCaches is opts with a Cache and a Fingerprinter if it has none, which
+// the definition's Vet then reuses: every call is vetted, and vetting with
+// warm caches costs microseconds.
+func withCaches(opts *definition.Options) *definition.Options {
+	var o definition.Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Cache == nil {
+		o.Cache = definition.NewCache()
+	}
+	if o.Fingerprinter == nil {
+		o.Fingerprinter = fingerprint.New(nil)
+	}
+	return &o
+}

@@ -128,7 +128,7 @@ func CompileGraph[I, O any](ctx context.Context, g *Graph, c Compilable[I, O], o
 	if err != nil {
 		return nil, nil, err
 	}
-	def, err := definition.Build(record, opts)
+	def, err := definition.Build(record, withCaches(opts))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -129,7 +129,7 @@ func (g *guard) before(ctx context.Context, in *compose.ToolInput) (context.Cont
 	if err := g.def.Vet(t, g.subAgents...); err != nil {
 		return ctx, "", err
 	}
-	ctx = bind(ctx, g.def, g.subAgents)
+	ctx = bindVetted(ctx, g.def, g.subAgents, t)
 	m := g.mcp[in.Name]
 	if g.approval == nil || m == nil || !m.Annotations().MayBeDestructive() {
 		return ctx, "", nil

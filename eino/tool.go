@@ -206,6 +206,9 @@ func vetBound(ctx context.Context, t definition.Tool) error {
 	if !ok {
 		return nil
 	}
+	if b.vetted != nil && b.vetted == t {
+		return nil // the agent's middleware has just vetted this very tool
+	}
 	return b.def.Vet(t, b.subAgents...)
 }
 
@@ -214,11 +217,17 @@ type bindingKey struct{}
 type binding struct {
 	def       *definition.Definition
 	subAgents []string
+	vetted    definition.Tool // the tool the middleware vetted for this call
 }
 
 // bind returns ctx bound to def for the adapter's tools.
 func bind(ctx context.Context, def *definition.Definition, subAgents []string) context.Context {
 	return context.WithValue(ctx, bindingKey{}, &binding{def: def, subAgents: subAgents})
+}
+
+// bindVetted is bind for one call whose tool t the middleware vetted.
+func bindVetted(ctx context.Context, def *definition.Definition, subAgents []string, t definition.Tool) context.Context {
+	return context.WithValue(ctx, bindingKey{}, &binding{def: def, subAgents: subAgents, vetted: t})
 }
 
 // nameOnly is a tool known only by the name a call asked for, to have
