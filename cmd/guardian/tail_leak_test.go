@@ -74,7 +74,7 @@ func runServer(t *testing.T, script string, env map[string]string, extraEnv ...s
 		} `json:"servers"`
 	}
 	if err := json.Unmarshal([]byte(rj.stdout), &rep); err != nil || len(rep.Servers) != 1 {
-		t.Fatalf("--json: exit %d, %d servers, %v; stderr %q", rj.code, len(rep.Servers), err, rj.stderr)
+		t.Fatalf("--json: exit %d, %d servers, %v", rj.code, len(rep.Servers), err)
 	}
 	js = rj.stdout + rj.stderr + "\n" + rep.Servers[0].Reason + "\n" + strings.Join(rep.Servers[0].Stderr, "\n")
 	return r.stdout + r.stderr, js, r.code
