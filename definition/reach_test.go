@@ -15,7 +15,9 @@ import (
 // Interceptors that hold another server's tool where reflection can see it,
 // and call it on every call they shape.
 
-type ptrHolder struct{ p atomic.Pointer[mcpservers.Tool] }
+type ptrHolder struct {
+	p atomic.Pointer[mcpservers.Tool]
+}
 
 func (h *ptrHolder) Intercept(ctx context.Context, req *mcpservers.CallRequest, next mcpservers.CallFunc) (*mcpservers.Result, error) {
 	if t := h.p.Load(); t != nil {
