@@ -544,55 +544,6 @@ func webhookPaths(s string, r rule, found report, bases ...string) {
 	}
 }
 
-// fillerBody: a token body that is filler, as vendors' documentation
-// writes a token's shape: all zeros or x's but for a few characters
-// (ghp_000…, sk-proj-XXXX…, xoxb-0000-0000-XXXX…). A generated token has
-// random characters throughout; twelve filler characters and at most
-// eight others is no such token.
-func fillerBody(body string) bool {
-	filler, other := 0, 0
-	for i := 0; i < len(body); i++ {
-		switch c := body[i]; {
-		case c == '0' || c == 'x' || c == 'X':
-			filler++
-		case isAlnum(c):
-			other++
-		}
-	}
-	return filler >= 12 && other <= 8
-}
-
-// vendorExample: AWS's documented example keys end in EXAMPLE
-// (AKIAIOSFODNN7EXAMPLE) or EXAMPLEKEY (…bPxRfiCYEXAMPLEKEY), and other
-// vendors follow the pattern; a generated key never does.
-func vendorExample(v string) bool {
-	return strings.HasSuffix(v, "EXAMPLE") || strings.HasSuffix(v, "EXAMPLEKEY")
-}
-
-// fillerPath: a webhook path whose every segment is filler after at most
-// one leading letter, as Slack's documentation writes its webhook
-// (T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX). A real webhook's IDs
-// and secret are not zeros.
-func fillerPath(p string) bool {
-	for p != "" {
-		seg := p
-		if j := strings.IndexByte(p, '/'); j >= 0 {
-			seg, p = p[:j], p[j+1:]
-		} else {
-			p = ""
-		}
-		if len(seg) > 1 && isUpper(seg[0]) {
-			seg = seg[1:]
-		}
-		for i := 0; i < len(seg); i++ {
-			if c := seg[i]; c != '0' && c != 'x' && c != 'X' && c != '-' && c != '_' {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // pemBody reports whether s, the text after a PEM header's closing
 // dashes, starts a key's body: after line breaks (real or \n-escaped) and
 // armor headers (Proc-Type: …), a line of at least 16 base64 characters.

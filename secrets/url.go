@@ -252,8 +252,6 @@ func checkUserinfo(ui string, found report) {
 	}
 }
 
-func urlPasswordSecret(pw string) bool { return urlPassword(pw) != "" }
-
 // urlPassword returns the secret of a URL's password: pw itself, or a
 // reference's literal default; "" for none, a reference or a placeholder.
 func urlPassword(pw string) string {
