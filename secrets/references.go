@@ -163,13 +163,8 @@ func refAt(v string, i int) (n int, def string) {
 func scanRefDefaults(s string, found func(secret string)) {
 	closeAt := -1 // the next '}' at or after off
 	inheritAt, inherit := -1, notSecret
-	for off := 0; ; {
-		i := strings.Index(s[off:], "${")
-		if i < 0 {
-			return
-		}
-		opener := off + i
-		off += i + 2
+	for opener := range indexes(s, "${") {
+		off := opener + 2
 		if closeAt < off {
 			j := strings.IndexByte(s[off:], '}')
 			if j < 0 {

@@ -472,13 +472,7 @@ func privateKeyBlocks(s string, found report) {
 // terraformTokens reports each Terraform Cloud token: 14 alphanumerics,
 // ".atlasv1.", 60+ more.
 func terraformTokens(s string, found report) {
-	for off := 0; ; {
-		i := strings.Index(s[off:], ".atlasv1.")
-		if i < 0 {
-			return
-		}
-		i += off
-		off = i + 9
+	for i := range indexes(s, ".atlasv1.") {
 		before := 0
 		for before < i && before < 14 && isAlnum(s[i-1-before]) {
 			before++
@@ -493,13 +487,7 @@ func terraformTokens(s string, found report) {
 // digit, "Q~", then 31 to 34 more.
 func azureSecrets(s string, found report) {
 	const cs = csWordD | csDot
-	for off := 0; ; {
-		i := strings.Index(s[off:], "Q~")
-		if i < 0 {
-			return
-		}
-		i += off
-		off = i + 2
+	for i := range indexes(s, "Q~") {
 		if i < 4 || !isDigit(s[i-1]) {
 			continue
 		}
@@ -526,13 +514,8 @@ func azureSecrets(s string, found report) {
 // webhook bases that is long enough to hold one.
 func webhookPaths(s string, r rule, found report, bases ...string) {
 	for _, b := range bases {
-		for off := 0; ; {
-			i := strings.Index(s[off:], b)
-			if i < 0 {
-				break
-			}
-			rest := s[off+i+len(b):]
-			off += i + len(b)
+		for i := range indexes(s, b) {
+			rest := s[i+len(b):]
 			n := 0
 			for n < len(rest) && n < maxBody && (isAlnum(rest[n]) || strings.IndexByte("/_-@", rest[n]) >= 0) {
 				n++

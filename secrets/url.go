@@ -14,13 +14,8 @@ import "strings"
 // s is one word, a scheme-less user:password@host.
 func scanURLs(s string, found report) {
 	noTpl := false
-	for off := 0; ; {
-		i := strings.Index(s[off:], "://")
-		if i < 0 {
-			break
-		}
-		k := off + i
-		off = k + 3
+	for k := range indexes(s, "://") {
+		off := k + 3
 		start := k
 		for start > 0 && schemeChar(s[start-1]) {
 			start--
@@ -79,13 +74,7 @@ var specialSchemes = [...]string{"https", "http", "wss", "ws", "ftp"}
 // the two slashes that scanURLs looks for. The authority read is at most
 // maxValue bytes, so the scan stays linear.
 func scanLooseURLs(s string, found report) {
-	for off := 0; ; {
-		i := strings.IndexByte(s[off:], ':')
-		if i < 0 {
-			return
-		}
-		c := off + i
-		off = c + 1
+	for c := range indexes(s, ":") {
 		if strings.HasPrefix(s[c:], "://") {
 			continue // scanURLs reads it
 		}
@@ -117,13 +106,7 @@ func scanLooseURLs(s string, found report) {
 // whatever program takes it: "@//" follows no user/password pair but an
 // Oracle one (org/repo@v1 and package specs have no "//").
 func scanEZConnect(s string, found report) {
-	for off := 0; ; {
-		i := strings.Index(s[off:], "@//")
-		if i < 0 {
-			return
-		}
-		at := off + i
-		off = at + 3
+	for at := range indexes(s, "@//") {
 		// The password: back to the '/' that ends the user name. Neither
 		// walk passes a '/', so each byte is read once.
 		j := at
