@@ -92,13 +92,7 @@ func scanAssignments(s string, found report) {
 // value, unquoted, to the end of the line (a trailing " #" or " ;"
 // comment left out). Quoted values and key=value are the other scans'.
 func scanConfigLines(s string, found report) {
-	for s != "" {
-		line := s
-		if j := strings.IndexByte(s, '\n'); j >= 0 {
-			line, s = s[:j], s[j+1:]
-		} else {
-			s = ""
-		}
+	for line := range strings.SplitSeq(s, "\n") {
 		line = strings.TrimRight(strings.TrimLeft(line, " \t-"), " \t\r")
 		n := 0
 		for n < len(line) && n <= maxName && (isAlnum(line[n]) || strings.IndexByte("_.-", line[n]) >= 0) {

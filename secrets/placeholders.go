@@ -215,13 +215,7 @@ func vendorExample(v string) bool {
 // (T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX). A real webhook's IDs
 // and secret are not zeros.
 func fillerPath(p string) bool {
-	for p != "" {
-		seg := p
-		if j := strings.IndexByte(p, '/'); j >= 0 {
-			seg, p = p[:j], p[j+1:]
-		} else {
-			p = ""
-		}
+	for seg := range strings.SplitSeq(p, "/") {
 		if len(seg) > 1 && isUpper(seg[0]) {
 			seg = seg[1:]
 		}

@@ -21,26 +21,16 @@ func reference(v string) (ok bool, def string) {
 	for i := 0; i < len(v); {
 		// A reference starts a word: in Sql$erver1 the dollar is part of
 		// a literal password, not a variable.
-		if i > 0 && isAlnum(v[i-1]) {
-			if isAlnum(v[i]) {
-				run++
-				if run >= 6 {
-					return false, ""
+		if i == 0 || !isAlnum(v[i-1]) {
+			if n, d := refAt(v, i); n > 0 {
+				found = true
+				if d != "" && def == "" {
+					def = d
 				}
-			} else {
+				i += n
 				run = 0
+				continue
 			}
-			i++
-			continue
-		}
-		if n, d := refAt(v, i); n > 0 {
-			found = true
-			if d != "" && def == "" {
-				def = d
-			}
-			i += n
-			run = 0
-			continue
 		}
 		if isAlnum(v[i]) {
 			run++

@@ -445,13 +445,7 @@ func mcpEndpoint(hostPath string) bool {
 // (https://host/api/mcp/s/<key>/mcp). Only a segment that passes the strict
 // bare-value test counts: IDs in hex, UUIDs and words never do.
 func checkPath(path string, found report) {
-	for path != "" {
-		var seg string
-		if j := strings.IndexByte(path, '/'); j >= 0 {
-			seg, path = path[:j], path[j+1:]
-		} else {
-			seg, path = path, ""
-		}
+	for seg := range strings.SplitSeq(path, "/") {
 		if j := strings.IndexByte(seg, ';'); j >= 0 {
 			seg = seg[:j]
 		}
@@ -496,13 +490,7 @@ func keyPathHost(authority string) bool {
 // digits and letters both is the key. Network names (eth, polygon-mainnet)
 // and versions (v3) are not.
 func checkKeyPath(path string, found report) {
-	for path != "" {
-		var seg string
-		if j := strings.IndexByte(path, '/'); j >= 0 {
-			seg, path = path[:j], path[j+1:]
-		} else {
-			seg, path = path, ""
-		}
+	for seg := range strings.SplitSeq(path, "/") {
 		if ok, def := reference(seg); ok && def != "" {
 			seg = def
 		}
