@@ -455,56 +455,9 @@ func (s *seq) judgeWord(w string, f *findings) {
 		s.positional(w, f)
 		return
 	}
-	// A program's short password flags: mysql -pSECRET, sshpass -p SECRET.
-	// short is the flag's letter and all that is attached to it, '=' and
-	// '/' included: mysql takes -pPass=word/1 whole.
-	if short := w[1:]; w[0] == '-' && w[1] != '-' {
-		sep, att := shortPassword(s.prog, short[0], s.login)
-		if len(short) == 1 && sep {
-			s.pend = pendPassword
-			return
-		}
-		if len(short) > 1 && att {
-			if sec, ok := judge(strong, short[1:]); ok {
-				f.add(ruleCredentialFlag, sec)
-			}
-			return
-		}
-		if s.prog == progNone && short[0] == 'p' && len(short) > 1 && attachedPasswordGuess(short[1:]) {
-			f.add(ruleCredentialFlag, short[1:])
-			return
-		}
-		if (short[0] == 'u' && s.prog == progCurl) || (short[0] == 'a' && s.prog == progHTTPie) {
-			// curl -u user:pw, -uuser:pw; HTTPie -a user:pw, -auser:pw.
-			if len(short) == 1 {
-				s.pend = pendUserPass
-			} else if pw := userPasswordOf(short[1:]); pw != "" {
-				f.add(ruleCredentialFlag, pw)
-			}
-			return
-		}
-		if short[0] == 'u' && s.prog == progLFTP {
-			if len(short) == 1 {
-				s.pend = pendLFTPUser
-			} else if pw := lftpPassword(short[1:]); pw != "" {
-				f.add(ruleCredentialFlag, pw)
-			}
-			return
-		}
-		if name == "u" && s.prog == progNone {
-			s.pend = pendUserPassGuess // curl -u user:pw, when the command is not seen
-			return
-		}
-		if s.prog == progSMB && short[0] == 'U' {
-			if pw := smbPassword(short[1:]); len(short) > 1 && pw != "" {
-				f.add(ruleCredentialFlag, pw)
-			} else if len(short) == 1 {
-				s.pend = pendSMBUser
-			}
-			return
-		}
+	if w[0] == '-' && w[1] != '-' && s.shortFlag(w[1:], f) {
+		return
 	}
-
 	if isHeaderFlag(name) {
 		if hasVal {
 			s.pend = pendHeader
@@ -556,6 +509,60 @@ func (s *seq) judgeWord(w string, f *findings) {
 		return
 	}
 	s.pend, s.strength = pendCredential, st
+}
+
+// shortFlag judges a short flag, short being its letter and all that is
+// attached to it ('=' and '/' included: mysql takes -pPass=word/1 whole),
+// by what the program seen makes of it: a password (mysql -pSECRET,
+// sshpass -p SECRET), user:password (curl -u, HTTPie -a), user,password
+// (lftp -u) or user%password (smbclient -U). It reports whether the flag
+// was one of these.
+func (s *seq) shortFlag(short string, f *findings) bool {
+	sep, att := shortPassword(s.prog, short[0], s.login)
+	if len(short) == 1 && sep {
+		s.pend = pendPassword
+		return true
+	}
+	if len(short) > 1 && att {
+		if sec, ok := judge(strong, short[1:]); ok {
+			f.add(ruleCredentialFlag, sec)
+		}
+		return true
+	}
+	if s.prog == progNone && short[0] == 'p' && len(short) > 1 && attachedPasswordGuess(short[1:]) {
+		f.add(ruleCredentialFlag, short[1:])
+		return true
+	}
+	if (short[0] == 'u' && s.prog == progCurl) || (short[0] == 'a' && s.prog == progHTTPie) {
+		// curl -u user:pw, -uuser:pw; HTTPie -a user:pw, -auser:pw.
+		if len(short) == 1 {
+			s.pend = pendUserPass
+		} else if pw := userPasswordOf(short[1:]); pw != "" {
+			f.add(ruleCredentialFlag, pw)
+		}
+		return true
+	}
+	if short[0] == 'u' && s.prog == progLFTP {
+		if len(short) == 1 {
+			s.pend = pendLFTPUser
+		} else if pw := lftpPassword(short[1:]); pw != "" {
+			f.add(ruleCredentialFlag, pw)
+		}
+		return true
+	}
+	if (short == "u" || strings.HasPrefix(short, "u=")) && s.prog == progNone {
+		s.pend = pendUserPassGuess // curl -u user:pw, when the command is not seen
+		return true
+	}
+	if s.prog == progSMB && short[0] == 'U' {
+		if pw := smbPassword(short[1:]); len(short) > 1 && pw != "" {
+			f.add(ruleCredentialFlag, pw)
+		} else if len(short) == 1 {
+			s.pend = pendSMBUser
+		}
+		return true
+	}
+	return false
 }
 
 // colonFlag splits /name:value and -Name:value, the Windows and PowerShell
