@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/guardian-agent/guardian-go/definition"
@@ -85,6 +86,16 @@ type oauthServer struct {
 	loaded  bool
 	creds   *OAuthCredentials
 	stepped map[string]bool // scope sets a step-up signed in for
+	// found is the last discovery's result, for a later sign-in whose
+	// challenge names no resource metadata (a 403 often does not).
+	found *discovered
+}
+
+// discovered is what discovery found for a server.
+type discovered struct {
+	prm *resourceMetadata // nil: a 2025-03-26 server
+	md  *serverMetadata
+	at  string // the resource_metadata URL it was found through, or ""
 }
 
 func (s *oauthServer) acquire(ctx context.Context) error {
@@ -259,6 +270,12 @@ func (o *OAuth) RoundTrip(req *http.Request, next http.RoundTripper) (*http.Resp
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	_ = resp.Body.Close()
 	creds, err = o.authorize(ctx, st, c, sent, params, stepUp)
+	// The server refused the request, so it did not act on it; what the
+	// sign-in sent went to the authorization server. A failure now is
+	// one to connect, not a call lost midway.
+	if w, ok := ctx.Value(writtenKey{}).(*atomic.Bool); ok {
+		w.Store(false)
+	}
 	if err != nil {
 		return nil, c.fail(err)
 	}
@@ -440,13 +457,17 @@ func (o *OAuth) authorize(ctx context.Context, st *oauthServer, c *oauthCall, se
 			case !errors.Is(err, errRefreshRefused):
 				return nil, err
 			}
+			// The refresh token is dead: keep none, whatever comes next.
+			if _, err := o.forget(ctx, st, c); err != nil {
+				return nil, err
+			}
 		}
 	} else {
 		o.mu.Lock()
 		st.stepped[scopeSet(stepUp)] = true
 		o.mu.Unlock()
 	}
-	creds, err := o.signIn(ctx, c, params, stepUp, cur)
+	creds, err := o.signIn(ctx, st, c, params, stepUp, cur)
 	if err != nil {
 		return nil, err
 	}
@@ -459,25 +480,22 @@ func (o *OAuth) authorize(ctx context.Context, st *oauthServer, c *oauthCall, se
 // signIn runs discovery, registration and the authorization code flow.
 // scopes, when not nil, are a step-up's; else they are chosen from the
 // challenge, then the resource metadata.
-func (o *OAuth) signIn(ctx context.Context, c *oauthCall, params map[string]string, scopes []string, prev *OAuthCredentials) (*OAuthCredentials, error) {
+func (o *OAuth) signIn(ctx context.Context, st *oauthServer, c *oauthCall, params map[string]string, scopes []string, prev *OAuthCredentials) (*OAuthCredentials, error) {
 	if o.cfg.Authorize == nil {
 		return nil, oauthErr("", "sign in", ErrSignInRequired, "the server requires signing in, and there is no Authorize func to ask the user with (nor a stored token or refresh token that serves)")
 	}
-	prm, err := discoverResource(ctx, c.hc, c.server, params)
-	if err != nil {
-		return nil, discoverErr(ctx, err)
+	found := st.found
+	if found == nil || params["resource_metadata"] != "" && params["resource_metadata"] != found.at {
+		var err error
+		if found, err = discover(ctx, c, params); err != nil {
+			return nil, err
+		}
+		st.found = found
 	}
+	prm, md := found.prm, found.md
 	resource := c.key
-	issuer := (&url.URL{Scheme: c.server.Scheme, Host: c.server.Host}).String()
 	if prm != nil {
 		resource = prm.Resource
-		issuer = prm.AuthorizationServers[0]
-	} else if err := checkEndpoint(issuer); err != nil {
-		return nil, metadataRefused("the server (a 2025-03-26 server, with no protected resource metadata, whose authorization server is its own origin) " + err.Error())
-	}
-	md, err := discoverServer(ctx, c.hc, issuer, prm == nil)
-	if err != nil {
-		return nil, discoverErr(ctx, err)
 	}
 	if scopes == nil {
 		scopes = strings.Fields(params["scope"])
@@ -538,6 +556,26 @@ func (o *OAuth) signIn(ctx context.Context, c *oauthCall, params map[string]stri
 	}
 	c.learn(creds.secrets()...)
 	return creds, nil
+}
+
+// discover finds the server's resource metadata and its authorization
+// server's metadata.
+func discover(ctx context.Context, c *oauthCall, params map[string]string) (*discovered, error) {
+	prm, err := discoverResource(ctx, c.hc, c.server, params)
+	if err != nil {
+		return nil, discoverErr(ctx, err)
+	}
+	issuer := (&url.URL{Scheme: c.server.Scheme, Host: c.server.Host}).String()
+	if prm != nil {
+		issuer = prm.AuthorizationServers[0]
+	} else if err := checkEndpoint(issuer); err != nil {
+		return nil, metadataRefused("the server (a 2025-03-26 server, with no protected resource metadata, whose authorization server is its own origin) " + err.Error())
+	}
+	md, err := discoverServer(ctx, c.hc, issuer, prm == nil)
+	if err != nil {
+		return nil, discoverErr(ctx, err)
+	}
+	return &discovered{prm: prm, md: md, at: params["resource_metadata"]}, nil
 }
 
 func orWord(s, w string) string {

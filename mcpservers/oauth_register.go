@@ -48,7 +48,7 @@ func (o *OAuth) chooseClient(ctx context.Context, hc *http.Client, md *serverMet
 		return oauthClient{id: o.cfg.ClientMetadataURL, method: authNone}, nil
 	}
 	if md.RegistrationEndpoint == "" {
-		return oauthClient{}, oauthErr("", "register", ErrOAuth, "the authorization server supports neither client ID metadata documents (or none is configured) nor dynamic client registration: configure a pre-registered client ID")
+		return oauthClient{}, oauthErr("", "register", ErrOAuth, "the authorization server has no registration this client can use: configure a pre-registered client ID")
 	}
 	return o.register(ctx, hc, md, learn)
 }
