@@ -3,7 +3,6 @@ package mcpservers
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -260,23 +259,6 @@ func (c *Client) Tools(ctx context.Context, servers ...string) ([]*Tool, error) 
 		return nil, errors.Join(append(errs, err)...)
 	}
 	return tools, errors.Join(errs...)
-}
-
-// collisions refuses two tools that would reach the model with one name.
-func collisions(tools []*Tool) error {
-	seen := make(map[string]*Tool, len(tools))
-	var errs []error
-	for _, t := range tools {
-		if other, ok := seen[t.name]; ok {
-			errs = append(errs, &Error{
-				Server: t.srv.cfg.name, Tool: t.wt.name, Op: "list tools", Kind: ErrNameCollision,
-				detail: fmt.Sprintf("server %q has a tool of that name too; set ClientOptions.PrefixToolNames", other.srv.cfg.name),
-			})
-			continue
-		}
-		seen[t.name] = t
-	}
-	return errors.Join(errs...)
 }
 
 // load lists a server's tools, connecting first if need be. A listing cut

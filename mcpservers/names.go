@@ -3,6 +3,8 @@ package mcpservers
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -40,4 +42,21 @@ func sanitize(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// collisions refuses two tools that would reach the model with one name.
+func collisions(tools []*Tool) error {
+	seen := make(map[string]*Tool, len(tools))
+	var errs []error
+	for _, t := range tools {
+		if other, ok := seen[t.name]; ok {
+			errs = append(errs, &Error{
+				Server: t.srv.cfg.name, Tool: t.wt.name, Op: "list tools", Kind: ErrNameCollision,
+				detail: fmt.Sprintf("server %q has a tool of that name too; set ClientOptions.PrefixToolNames", other.srv.cfg.name),
+			})
+			continue
+		}
+		seen[t.name] = t
+	}
+	return errors.Join(errs...)
 }

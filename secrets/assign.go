@@ -11,7 +11,7 @@ import "strings"
 // scanAssignments reports credential-assignment for every credential-named
 // key given a literal value in s. Pairs inside a URL are the URL scan's, and
 // a flag's own --name=value is the flag scan's.
-func scanAssignments(s string, found func(rule)) {
+func scanAssignments(s string, found report) {
 	// Where the last URL began and the last word ended, kept up to date as
 	// the scan moves right, so telling whether a pair is inside a URL costs
 	// nothing extra on long input.
@@ -75,8 +75,8 @@ func scanAssignments(s string, found func(rule)) {
 				continue
 			}
 		}
-		if pairValueSecret(st, v) {
-			found(ruleCredentialAssignment)
+		if sec, ok := pairValueSecret(st, v); ok {
+			found(ruleCredentialAssignment, sec)
 		}
 	}
 	if strings.IndexByte(s, ':') >= 0 && (strings.IndexByte(s, '"') >= 0 || strings.IndexByte(s, '\'') >= 0) {
@@ -89,7 +89,7 @@ func scanAssignments(s string, found func(rule)) {
 
 // scanSetEnv finds PowerShell's and .NET's
 // [Environment]::SetEnvironmentVariable('NAME', 'VALUE', …).
-func scanSetEnv(s string, found func(rule)) {
+func scanSetEnv(s string, found report) {
 	const call = "SetEnvironmentVariable"
 	for off := 0; ; {
 		i := strings.Index(s[off:], call)
@@ -114,7 +114,7 @@ func scanSetEnv(s string, found func(rule)) {
 			continue // a variable or an expression: no literal
 		}
 		if st := classifyName(name); st != notSecret && literalSecret(st, value) {
-			found(ruleCredentialAssignment)
+			found(ruleCredentialAssignment, judged(st, value))
 		}
 	}
 }
@@ -136,27 +136,27 @@ func quotedArg(s string) (arg, rest string, ok bool) {
 }
 
 // pairValueSecret takes the value that starts v (quoted, or up to a pair
-// separator) and decides it.
-func pairValueSecret(st strength, v string) bool {
+// separator) and decides it, returning the secret it judged.
+func pairValueSecret(st strength, v string) (string, bool) {
 	if v == "" {
-		return false
+		return "", false
 	}
 	if len(v) > maxValue {
 		v = v[:maxValue] // see literalSecret: keeps password=password=… linear
 	}
 	if q := v[0]; q == '"' || q == '\'' {
 		if j := strings.IndexByte(v[1:], q); j >= 0 {
-			return literalSecret(st, v[1:1+j])
+			return judge(st, v[1:1+j])
 		}
 		v = v[1:]
 		if v == "" {
-			return false // KEY=" and nothing after it
+			return "", false // KEY=" and nothing after it
 		}
 	}
 	// PowerShell's $env:KEY = (Get-Secret -Name x): a command's output.
 	if v[0] == '(' {
 		if j := closeParen(v, 0); j > 0 && strings.ContainsAny(v[:j], " \t") {
-			return false
+			return "", false
 		}
 	}
 	// $(gh auth token), `pass show x`, ${TOKEN:?unset}: a shell unit,
@@ -166,11 +166,11 @@ func pairValueSecret(st strength, v string) bool {
 			// $(cmd)suffix: the literal after it is part of the value.
 			j := strings.IndexAny(v[n:], " \t\r\n;&,")
 			if j < 0 {
-				return literalSecret(st, v)
+				return judge(st, v)
 			}
-			return literalSecret(st, v[:n+j])
+			return judge(st, v[:n+j])
 		}
-		return literalSecret(st, v[:n])
+		return judge(st, v[:n])
 	}
 	stops := " \t\r\n;&,"
 	if st == authorization {
@@ -179,11 +179,11 @@ func pairValueSecret(st strength, v string) bool {
 	if j := strings.IndexAny(v, stops); j >= 0 {
 		v = v[:j]
 	}
-	return literalSecret(st, v)
+	return judge(st, v)
 }
 
 // scanQuotedPairs finds "key": "value" and 'key': 'value' pairs.
-func scanQuotedPairs(s string, found func(rule)) {
+func scanQuotedPairs(s string, found report) {
 	for off := 0; ; {
 		i := strings.IndexByte(s[off:], ':')
 		if i < 0 {
@@ -234,7 +234,7 @@ func scanQuotedPairs(s string, found func(rule)) {
 			end = len(v) - 1
 		}
 		if literalSecret(st, v[1:1+end]) {
-			found(ruleCredentialAssignment)
+			found(ruleCredentialAssignment, judged(st, v[1:1+end]))
 		}
 	}
 }

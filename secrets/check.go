@@ -138,9 +138,18 @@ func checkCommand(command string, st *seq) (f findings) {
 	return f
 }
 
+// report is how a scan tells what it found: the rule that fired, and the
+// secret it fired on as it stands in the text the check was given (for a
+// secret the scan decoded, the encoded text that holds it). Checks keep
+// the rule; Credentials keeps the secret.
+type report func(r rule, secret string)
+
 // findings is the set of rules that fired on one value.
 type findings struct {
 	bits [2]uint64
+	// secrets, if not nil, collects the secret of every finding
+	// (Credentials); the checks leave it nil.
+	secrets *[]string
 	// refDefault: a credential-named reference with a literal default
 	// (${API_KEY:-VALUE}) stands in the value. It is reported as
 	// credential-assignment only if no other rule refused the value, so
@@ -149,11 +158,23 @@ type findings struct {
 	refDefault bool
 }
 
-func (f *findings) add(r rule)      { f.bits[r/64] |= 1 << (r % 64) }
+func (f *findings) add(r rule, secret string) {
+	f.bits[r/64] |= 1 << (r % 64)
+	f.keep(secret)
+}
 func (f *findings) has(r rule) bool { return f.bits[r/64]&(1<<(r%64)) != 0 }
 func (f *findings) del(r rule)      { f.bits[r/64] &^= 1 << (r % 64) }
 func (f *findings) any() bool       { return f.bits[0]|f.bits[1] != 0 || f.refDefault }
-func (f *findings) addRefDefault()  { f.refDefault = true }
+func (f *findings) addRefDefault(secret string) {
+	f.refDefault = true
+	f.keep(secret)
+}
+
+func (f *findings) keep(secret string) {
+	if f.secrets != nil && secret != "" {
+		*f.secrets = append(*f.secrets, secret)
+	}
+}
 
 // generic rules say less than a token rule about the same value; when a
 // token rule fired on a value, they are left out so one secret gives one
@@ -168,7 +189,7 @@ func (f *findings) flush(pointer string, errs *[]error) {
 		return
 	}
 	if f.refDefault && f.bits[0]|f.bits[1] == 0 {
-		f.add(ruleCredentialAssignment)
+		f.bits[ruleCredentialAssignment/64] |= 1 << (ruleCredentialAssignment % 64)
 	}
 	token := false
 	for r := ruleJWT; r < numRules; r++ {
@@ -253,8 +274,8 @@ func (s *seq) argWords(a string, f *findings) {
 		// "Name: value" as a whole argument is a header, unless it is
 		// the value of an ordinary flag (--title "Token: overview").
 		if name, value, ok := splitHeader(a); ok && s.pend != pendFlagValue {
-			if headerSecret(headerStrength(name), value) {
-				f.add(ruleHeaderCredential)
+			if sec, ok := headerSecretOf(headerStrength(name), value); ok {
+				f.add(ruleHeaderCredential, sec)
 			}
 		}
 		s.value(a, f) // the whole argument may still be a pending value
@@ -484,53 +505,55 @@ func (s *seq) value(w string, f *findings) bool {
 		if isFlagWord(w) {
 			return false
 		}
-		if schemelessUserinfo(w) {
-			f.add(ruleURLPassword) // --proxy user:pw@proxy.example.com
+		if pw := schemelessPassword(w); pw != "" {
+			f.add(ruleURLPassword, pw) // --proxy user:pw@proxy.example.com
 		}
-		if s.oracleLogin(w) {
-			f.add(ruleURLPassword) // sqlplus -S scott/tiger@db
+		if pw := s.oraclePassword(w); pw != "" {
+			f.add(ruleURLPassword, pw) // sqlplus -S scott/tiger@db
 		}
 	case pendCredential:
 		if isFlagWord(w) {
 			return false // a credential flag with no value: a switch
 		}
-		if literalSecret(st, w) || (st == strong && openSSLPassSecret(w)) {
-			f.add(ruleCredentialFlag)
+		if literalSecret(st, w) {
+			f.add(ruleCredentialFlag, judged(st, w))
+		} else if st == strong && openSSLPassSecret(w) {
+			f.add(ruleCredentialFlag, w[len("pass:"):])
 		}
 	case pendHeader:
 		if name, v, ok := splitHeader(w); ok {
 			hs := headerStrength(name)
 			if v == "" && hs != notSecret {
 				s.pend, s.strength = pendHeaderVal, hs
-			} else if headerSecret(hs, v) {
-				f.add(ruleHeaderCredential)
+			} else if sec, ok := headerSecretOf(hs, v); ok {
+				f.add(ruleHeaderCredential, sec)
 			}
 		} else if hs := headerStrength(w); hs != notSecret && !strings.ContainsAny(w, "= ") {
 			s.pend, s.strength = pendHeaderVal, hs // --header Authorization "Bearer …"
 		} else if authSchemeValue(w) {
-			f.add(ruleHeaderCredential) // --header "Bearer …": the value alone
+			f.add(ruleHeaderCredential, authCredential(w)) // --header "Bearer …": the value alone
 		}
 	case pendHeaderVal:
 		if isFlagWord(w) {
 			return false
 		}
-		if headerSecret(st, w) {
-			f.add(ruleHeaderCredential)
+		if sec, ok := headerSecretOf(st, w); ok {
+			f.add(ruleHeaderCredential, sec)
 		}
 	case pendPassword:
 		if isFlagWord(w) {
 			return false
 		}
-		if literalSecret(strong, w) {
-			f.add(ruleCredentialFlag)
+		if sec, ok := judge(strong, w); ok {
+			f.add(ruleCredentialFlag, sec)
 		}
 	case pendOpenSSL:
 		if openSSLPassSecret(w) {
-			f.add(ruleCredentialFlag)
+			f.add(ruleCredentialFlag, w[len("pass:"):])
 		}
 	case pendUserPass:
-		if userPassword(w) {
-			f.add(ruleCredentialFlag)
+		if pw := userPasswordOf(w); pw != "" {
+			f.add(ruleCredentialFlag, pw)
 		}
 	case pendUserPassGuess:
 		if isFlagWord(w) {
@@ -539,7 +562,7 @@ func (s *seq) value(w string, f *findings) bool {
 		// Without the program's name, -u may be docker's user:group: only
 		// a password that is neither a number nor a plain name counts.
 		if c := strings.IndexByte(w, ':'); c > 0 && userPassword(w) && !identifierLike(w[c+1:]) {
-			f.add(ruleCredentialFlag)
+			f.add(ruleCredentialFlag, w[c+1:])
 		}
 	case pendSetName:
 		if w == "" {
@@ -570,15 +593,15 @@ func (s *seq) value(w string, f *findings) bool {
 			case "body", "b", "value", "v":
 				if !hasVal {
 					s.pend, s.strength = pendSetValue, st
-				} else if literalSecret(st, v) {
-					f.add(ruleCredentialAssignment)
+				} else if sec, ok := judge(st, v); ok {
+					f.add(ruleCredentialAssignment, sec)
 				}
 				return true
 			}
 			return false
 		}
-		if literalSecret(st, w) {
-			f.add(ruleCredentialAssignment)
+		if sec, ok := judge(st, w); ok {
+			f.add(ruleCredentialAssignment, sec)
 		}
 	}
 	return true
@@ -615,16 +638,16 @@ func (s *seq) word1(w string, f *findings) {
 			return
 		}
 	} else if ok && v != "" {
-		if headerSecret(headerStrength(name), v) {
-			f.add(ruleHeaderCredential)
+		if sec, ok := headerSecretOf(headerStrength(name), v); ok {
+			f.add(ruleHeaderCredential, sec)
 		}
 	}
 	// Windows and PowerShell spell a flag's value with a colon:
 	// /password:VALUE, -Password:VALUE.
 	if name, v, ok := colonFlag(w); ok {
 		if st := classifyName(name); st != notSecret {
-			if literalSecret(st, v) {
-				f.add(ruleCredentialFlag)
+			if sec, ok := judge(st, v); ok {
+				f.add(ruleCredentialFlag, sec)
 			}
 			return
 		}
@@ -644,13 +667,13 @@ func (s *seq) word1(w string, f *findings) {
 			return
 		}
 		if len(short) > 1 && att {
-			if literalSecret(strong, short[1:]) {
-				f.add(ruleCredentialFlag)
+			if sec, ok := judge(strong, short[1:]); ok {
+				f.add(ruleCredentialFlag, sec)
 			}
 			return
 		}
 		if s.prog == progNone && short[0] == 'p' && len(short) > 1 && attachedPasswordGuess(short[1:]) {
-			f.add(ruleCredentialFlag)
+			f.add(ruleCredentialFlag, short[1:])
 			return
 		}
 		if name == "u" && s.prog == progCurl {
@@ -662,8 +685,8 @@ func (s *seq) word1(w string, f *findings) {
 			return
 		}
 		if s.prog == progSMB && short[0] == 'U' {
-			if len(short) > 1 && smbUserPassword(short[1:]) {
-				f.add(ruleCredentialFlag)
+			if pw := smbPassword(short[1:]); len(short) > 1 && pw != "" {
+				f.add(ruleCredentialFlag, pw)
 			} else if len(short) == 1 {
 				s.pend = pendUserPass
 			}
@@ -682,7 +705,7 @@ func (s *seq) word1(w string, f *findings) {
 	if openSSLPassFlag(name) {
 		if hasVal {
 			if openSSLPassSecret(val) {
-				f.add(ruleCredentialFlag)
+				f.add(ruleCredentialFlag, val[len("pass:"):])
 			}
 		} else {
 			s.pend = pendOpenSSL
@@ -695,8 +718,8 @@ func (s *seq) word1(w string, f *findings) {
 	}
 	if s.prog == progCurl && (name == "user" || name == "proxy-user") {
 		if hasVal {
-			if userPassword(val) {
-				f.add(ruleCredentialFlag)
+			if pw := userPasswordOf(val); pw != "" {
+				f.add(ruleCredentialFlag, pw)
 			}
 		} else {
 			s.pend = pendUserPass
@@ -707,14 +730,16 @@ func (s *seq) word1(w string, f *findings) {
 	if st == notSecret {
 		if !hasVal {
 			s.pend = pendFlagValue
-		} else if schemelessUserinfo(val) {
-			f.add(ruleURLPassword)
+		} else if pw := schemelessPassword(val); pw != "" {
+			f.add(ruleURLPassword, pw)
 		}
 		return
 	}
 	if hasVal {
-		if literalSecret(st, val) || (st == strong && openSSLPassSecret(val)) {
-			f.add(ruleCredentialFlag)
+		if sec, ok := judge(st, val); ok {
+			f.add(ruleCredentialFlag, sec)
+		} else if st == strong && openSSLPassSecret(val) {
+			f.add(ruleCredentialFlag, val[len("pass:"):])
 		}
 		return
 	}
@@ -749,14 +774,22 @@ func (s *seq) positional(w string, f *findings) {
 	if eq := assignEq(w); eq > 0 {
 		v, assigned = w[eq+1:], true
 	}
-	if bareRandom(v) || (!assigned && bareRandom(pairSecret(w))) {
-		f.add(ruleHighEntropy)
+	if bareRandom(v) {
+		f.add(ruleHighEntropy, v)
+	} else if p := pairSecret(w); !assigned && bareRandom(p) {
+		f.add(ruleHighEntropy, p)
 	}
-	if schemelessUserinfo(w) || (assigned && schemelessUserinfo(v)) {
-		f.add(ruleURLPassword) // DSN=user:pw@host
+	if pw := schemelessPassword(w); pw != "" {
+		f.add(ruleURLPassword, pw) // DSN=user:pw@host
+	} else if pw := schemelessPassword(v); assigned && pw != "" {
+		f.add(ruleURLPassword, pw)
 	}
-	if s.oracleLogin(w) || (assigned && strings.EqualFold(w[:len(w)-len(v)-1], "userid") && s.oracleLogin(v)) {
-		f.add(ruleURLPassword) // sqlplus scott/tiger@db, sqlldr userid=scott/tiger
+	if pw := s.oraclePassword(w); pw != "" {
+		f.add(ruleURLPassword, pw) // sqlplus scott/tiger@db
+	} else if assigned && strings.EqualFold(w[:len(w)-len(v)-1], "userid") {
+		if pw := s.oraclePassword(v); pw != "" {
+			f.add(ruleURLPassword, pw) // sqlldr userid=scott/tiger
+		}
 	}
 }
 
@@ -870,37 +903,41 @@ func colonFlag(w string) (name, value string, ok bool) {
 	return w[start:i], w[i+1:], true
 }
 
-// oracleLogin reports whether w is an Oracle login with a password,
-// user/password or user/password@connect, as sqlplus, rman, expdp and
-// SQLcl (which needs the @connect) take it once the program is seen.
-func (s *seq) oracleLogin(w string) bool {
+// oraclePassword returns the password of w if w is an Oracle login with
+// one, user/password or user/password@connect, as sqlplus, rman, expdp and
+// SQLcl (which needs the @connect) take it once the program is seen; else "".
+func (s *seq) oraclePassword(w string) string {
 	if s.prog != progOracle && s.prog != progSQLcl {
-		return false
+		return ""
 	}
 	cred := w
 	at := strings.IndexByte(w, '@')
 	if at >= 0 {
 		cred = w[:at]
 	} else if s.prog == progSQLcl {
-		return false
+		return ""
 	}
 	sl := strings.IndexByte(cred, '/')
 	if sl <= 0 || sl == len(cred)-1 || strings.ContainsAny(cred[sl+1:], "/ \t") {
-		return false
+		return ""
 	}
 	for i := 0; i < sl; i++ {
 		if !oracleIdentChar(cred[i]) {
-			return false
+			return ""
 		}
 	}
-	return urlPasswordSecret(cred[sl+1:])
+	return urlPassword(cred[sl+1:])
 }
 
 // oracleIdentChar: a character of an Oracle user name.
 func oracleIdentChar(c byte) bool { return isAlnum(c) || c == '_' || c == '$' || c == '#' }
 
-// smbUserPassword: user%password.
-func smbUserPassword(v string) bool {
+// smbPassword returns the password of user%password, or "".
+func smbPassword(v string) string {
 	i := strings.IndexByte(v, '%')
-	return i >= 0 && i < len(v)-1 && literalSecret(strong, v[i+1:])
+	if i < 0 || i == len(v)-1 {
+		return ""
+	}
+	sec, _ := judge(strong, v[i+1:])
+	return sec
 }

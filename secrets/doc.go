@@ -1,7 +1,8 @@
 // Package secrets refuses credentials in the values an agent's definition
 // records: a server's command, its arguments and its URL. Headers and
 // environment variables are where credentials belong; they are never
-// recorded, and never checked here.
+// recorded, and never refused here ([Credentials] says what in them is
+// secret).
 //
 // The checks take the JSON pointer of the value they are given and return
 // nil, or a refusals.Join of one *refusals.Error per finding, with Kind
@@ -18,6 +19,11 @@
 // mysql, -pSECRET is a password; after ssh, -p 2222 is a port). It refuses
 // everything [CheckCommand] and [CheckArgs] refuse, and more; use it where
 // the command is known. [CheckURL] checks a server's URL.
+//
+// [Credentials] is for the values that are never recorded, env and
+// headers: it returns the parts of such a value that the rules take for a
+// credential (a DSN's password, a JSON member's token), so that a caller
+// can look for an echo of them in what a server sends back.
 //
 // A refusal never holds the value it refused, a part of it, its length or a
 // hash of it. No URL is parsed with net/url, whose errors quote the input

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"strings"
+	"unsafe"
 )
 
 // Credentials are sometimes passed base64-encoded: a service account's JSON
@@ -20,18 +21,20 @@ const (
 	maxBase64   = 64 << 10 // longer runs are decoded up to here
 )
 
-func scanBase64(s string, found func(rule)) {
+func scanBase64(s string, found report) {
 	base64Runs(s, func(run string) {
 		if len(run) >= minUserPass && len(run) < minBase64 {
 			// user:password, base64-encoded as Basic auth carries it.
 			if shortBasicPair(run) {
-				found(ruleAuthScheme)
+				found(ruleAuthScheme, run)
 			}
 		} else if text, ok := longRunText(run); ok {
-			scanTokens(text, found)
-			scanURLs(text, found)
-			scanAssignments(text, found)
-			scanAuthSchemes(text, found)
+			// What the text holds is secret as the run that encodes it.
+			inRun := func(r rule, _ string) { found(r, run) }
+			scanTokens(text, inRun)
+			scanURLs(text, inRun)
+			scanAssignments(text, inRun)
+			scanAuthSchemes(text, inRun)
 		}
 	})
 }
@@ -188,11 +191,41 @@ func escapeAt(s string, i int) bool {
 // on its decoded form too: a token written %67hp_… or ghp%5F…, or one that
 // a decoded separator sets apart (a%3Dghp_…, %20ghp_…), is a token to the
 // server that decodes it.
-func scanTokensDecoded(s string, found func(rule)) {
+//
+// A token found in the decoded form is reported as the text of s that
+// decodes to it.
+func scanTokensDecoded(s string, found report) {
 	scanTokens(s, found)
-	if d, ok := percentDecoded(s); ok {
-		scanTokens(d, found)
+	d, ok := percentDecoded(s)
+	if !ok {
+		return
 	}
+	var from []int // from[k]: where in s the byte d[k] is written; built once, on the first finding
+	scanTokens(d, func(r rule, secret string) {
+		k, ok := offsetIn(d, secret)
+		if !ok {
+			found(r, s)
+			return
+		}
+		if from == nil {
+			from = decodedFrom(s, len(d))
+		}
+		found(r, s[from[k]:from[k+len(secret)]])
+	})
+}
+
+// decodedFrom maps percentDecoded(s), n bytes long, back to s: for each
+// index k of the decoded text (and for n, its end), the index in s of the
+// byte or escape that gives decoded byte k.
+func decodedFrom(s string, n int) []int {
+	from := make([]int, 0, n+1)
+	for i := 0; i < len(s); i++ {
+		from = append(from, i)
+		if s[i] == '%' && escapeAt(s, i) {
+			i += 2
+		}
+	}
+	return append(from, len(s))
 }
 
 // scanBase64Tokens is scanBase64 for prose (CheckText): each long base64
@@ -200,10 +233,26 @@ func scanTokensDecoded(s string, found func(rule)) {
 // applies to plain text, so that encoding a sentence never makes it more
 // refused than writing it out. Short user:password runs are not judged:
 // CheckText does not judge Basic credentials in plain text either.
-func scanBase64Tokens(s string, found func(rule)) {
+func scanBase64Tokens(s string, found report) {
 	base64Runs(s, func(run string) {
 		if text, ok := longRunText(run); ok {
-			scanTokens(text, found)
+			scanTokens(text, func(r rule, _ string) { found(r, run) })
 		}
 	})
+}
+
+// offsetIn returns where sub starts in s if sub is a substring of s in
+// memory (a slice of it, as the scans' secrets are of the text they
+// scan), and false for any other string. It compares addresses and so
+// costs nothing, however long s is.
+func offsetIn(s, sub string) (int, bool) {
+	if len(sub) == 0 || len(s) == 0 {
+		return 0, false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	q := uintptr(unsafe.Pointer(unsafe.StringData(sub)))
+	if q < p || q-p > uintptr(len(s)-len(sub)) || len(sub) > len(s) {
+		return 0, false
+	}
+	return int(q - p), true
 }

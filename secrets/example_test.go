@@ -87,3 +87,15 @@ func ExampleRules() {
 	// url-user-token
 	// url-query-credential
 }
+
+func ExampleCredentials() {
+	// A DSN in a variable of any name: its password is the credential.
+	fmt.Printf("%q\n", secrets.Credentials("mysql://root:pw@db/app"))
+	fmt.Printf("%q\n", secrets.Credentials("Server=db;User Id=sa;Password=s3cr;"))
+	// A reference is where a secret comes from, not a secret.
+	fmt.Printf("%q\n", secrets.Credentials("postgres://app:${DB_PASSWORD}@db/app"))
+	// Output:
+	// ["pw"]
+	// ["s3cr"]
+	// []
+}

@@ -1,6 +1,7 @@
 package secrets_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,6 +136,38 @@ func FuzzCheckText(f *testing.F) {
 		checkNoLeak(t, err, a+b)
 		if err != nil && secrets.CheckArgs("/args", []string{a + b}) == nil {
 			t.Errorf("CheckText refuses what CheckArgs accepts")
+		}
+	})
+}
+
+// FuzzCredentials: every credential returned is a non-empty substring of
+// the value, none twice; whatever CheckArgs refuses in the value as one
+// argument, Credentials finds something in; a token set apart by spaces
+// is found whole; and nothing panics.
+func FuzzCredentials(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, a, b string) {
+		for _, v := range []string{a, a + b, a + " " + plantedToken + " " + b} {
+			creds := secrets.Credentials(v)
+			seen := map[string]bool{}
+			for _, c := range creds {
+				if c == "" || !strings.Contains(v, c) {
+					t.Fatalf("a credential is not a substring of the value")
+				}
+				if seen[c] {
+					t.Fatalf("a credential is returned twice")
+				}
+				seen[c] = true
+			}
+			if creds != nil && len(creds) == 0 {
+				t.Fatalf("an empty, non-nil result")
+			}
+			if creds == nil && secrets.CheckArgs("/args", []string{v}) != nil {
+				t.Fatalf("CheckArgs refuses the value, Credentials finds nothing")
+			}
+		}
+		if !slices.Contains(secrets.Credentials(a+" "+plantedToken+" "+b), plantedToken) {
+			t.Fatalf("a planted token standing alone is not returned whole")
 		}
 	})
 }

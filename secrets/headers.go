@@ -63,23 +63,29 @@ func splitHeader(w string) (name, value string, ok bool) {
 
 // headerSecret decides a header's value.
 func headerSecret(st strength, value string) bool {
+	_, ok := headerSecretOf(st, value)
+	return ok
+}
+
+// headerSecretOf decides a header's value and returns the secret in it.
+func headerSecretOf(st strength, value string) (string, bool) {
 	switch st {
 	case notSecret:
-		return false
+		return "", false
 	case strong:
 		// A credential header's value is the credential, whatever its
 		// shape (a cookie is name=value pairs): only a reference or a
 		// placeholder is not.
 		v := trimQuotes(strings.TrimSpace(value))
 		if v == "" || placeholder(v) {
-			return false
+			return "", false
 		}
 		if ok, def := reference(v); ok {
-			return def != "" && !placeholder(def)
+			return def, def != "" && !placeholder(def)
 		}
-		return true
+		return v, true
 	}
-	return literalSecret(st, value)
+	return judge(st, value)
 }
 
 // Authorization schemes: the word before the credential.
@@ -91,21 +97,7 @@ var authSchemes = []string{
 // authValueSecret decides an Authorization header value: a scheme (or none)
 // and a credential. "Bearer ${TOKEN}" and a bare scheme are fine.
 func authValueSecret(v string) bool {
-	v = strings.TrimSpace(v)
-	if sp := strings.IndexAny(v, " \t"); sp > 0 {
-		for _, s := range authSchemes {
-			if strings.EqualFold(v[:sp], s) {
-				v = strings.TrimSpace(v[sp+1:])
-				break
-			}
-		}
-	} else {
-		for _, s := range authSchemes {
-			if strings.EqualFold(v, s) {
-				return false
-			}
-		}
-	}
+	v = authCredential(v)
 	if v == "" || placeholder(v) {
 		return false
 	}
@@ -115,9 +107,30 @@ func authValueSecret(v string) bool {
 	return true
 }
 
+// authCredential returns the credential of an Authorization value: what
+// follows its scheme, or the whole value if it has no known scheme; "" for
+// a scheme alone.
+func authCredential(v string) string {
+	v = strings.TrimSpace(v)
+	if sp := strings.IndexAny(v, " \t"); sp > 0 {
+		for _, s := range authSchemes {
+			if strings.EqualFold(v[:sp], s) {
+				return strings.TrimSpace(v[sp+1:])
+			}
+		}
+		return v
+	}
+	for _, s := range authSchemes {
+		if strings.EqualFold(v, s) {
+			return ""
+		}
+	}
+	return v
+}
+
 // scanAuthSchemes finds "Bearer <credential>" and "Basic <base64 of
 // user:password>" anywhere in s, header or not.
-func scanAuthSchemes(s string, found func(rule)) {
+func scanAuthSchemes(s string, found report) {
 	for i := 0; i+6 < len(s); i++ {
 		c := s[i] | 0x20
 		if c != 'b' || (i > 0 && isAlnum(s[i-1])) {
@@ -127,12 +140,12 @@ func scanAuthSchemes(s string, found func(rule)) {
 		case strings.EqualFold(s[i:i+6], "bearer") && (s[i+6] == ' ' || s[i+6] == '\t'):
 			cred := credentialWord(s[i+7:])
 			if bearerCredential(cred) {
-				found(ruleAuthScheme)
+				found(ruleAuthScheme, cred)
 			}
 		case strings.EqualFold(s[i:i+5], "basic") && (s[i+5] == ' ' || s[i+5] == '\t'):
 			cred := credentialWord(s[i+6:])
 			if basicCredential(cred) {
-				found(ruleAuthScheme)
+				found(ruleAuthScheme, cred)
 			}
 		}
 	}

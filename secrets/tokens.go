@@ -179,31 +179,39 @@ var tokenIndex = func() (idx [256][]uint8) {
 
 // scanTokens reports every well-known token in s (at a word boundary), and
 // JWTs, PEM private keys and webhook URLs, through found.
-func scanTokens(s string, found func(rule)) {
+func scanTokens(s string, found report) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if i > 0 && isAlnum(s[i-1]) {
 			// Telegram's API puts the token right after "bot":
 			// https://api.telegram.org/bot<token>/getMe.
-			if isDigit(c) && i >= 3 && s[i-3:i] == "bot" && telegramAt(s[i:]) {
-				found(ruleTokenTelegram)
+			if isDigit(c) && i >= 3 && s[i-3:i] == "bot" {
+				if n := telegramLen(s[i:]); n > 0 {
+					found(ruleTokenTelegram, s[i:i+n])
+				}
 			}
 			continue
 		}
 		if !isAlnum(c) {
 			continue
 		}
-		if c == 'e' && strings.HasPrefix(s[i:], "eyJ") && isJWT(s[i:]) {
-			found(ruleJWT)
-			continue
+		if c == 'e' && strings.HasPrefix(s[i:], "eyJ") {
+			if n := jwtLen(s[i:]); n > 0 {
+				found(ruleJWT, s[i:i+n])
+				continue
+			}
 		}
-		if isDigit(c) && telegramAt(s[i:]) {
-			found(ruleTokenTelegram)
-			continue
+		if isDigit(c) {
+			if n := telegramLen(s[i:]); n > 0 {
+				found(ruleTokenTelegram, s[i:i+n])
+				continue
+			}
 		}
-		if (c == 'M' || c == 'N' || c == 'O') && discordAt(s[i:]) {
-			found(ruleTokenDiscord)
-			continue
+		if c == 'M' || c == 'N' || c == 'O' {
+			if n := discordLen(s[i:]); n > 0 {
+				found(ruleTokenDiscord, s[i:i+n])
+				continue
+			}
 		}
 		for _, k := range tokenIndex[c] {
 			t := &tokenSpecs[k]
@@ -219,36 +227,36 @@ func scanTokens(s string, found func(rule)) {
 			if maskLike(body) || (t.wordy && wordy(body)) || (t.check != nil && !t.check(body)) {
 				continue
 			}
-			found(t.rule)
+			found(t.rule, s[i:i+len(t.prefix)+n])
 			break
 		}
 	}
 	if len(s) < 20 {
 		return // too short for any of the formats below
 	}
-	if strings.Contains(s, "-----BEGIN") && privateKeyBlock(s) {
-		found(rulePrivateKey)
+	if strings.Contains(s, "-----BEGIN") {
+		privateKeyBlocks(s, found)
 	}
-	if strings.Contains(s, "PuTTY-User-Key-File-") {
-		found(rulePrivateKey)
+	if i := strings.Index(s, "PuTTY-User-Key-File-"); i >= 0 {
+		found(rulePrivateKey, s[i:])
 	}
 	if len(s) < 40 {
 		return
 	}
-	if strings.Contains(s, ".atlasv1.") && terraformToken(s) {
-		found(ruleTokenTerraform)
+	if strings.Contains(s, ".atlasv1.") {
+		terraformTokens(s, found)
 	}
-	if strings.Contains(s, "Q~") && azureSecret(s) {
-		found(ruleTokenAzure)
+	if strings.Contains(s, "Q~") {
+		azureSecrets(s, found)
 	}
-	if strings.Contains(s, "hooks.slack.com/") && webhookPath(s, "hooks.slack.com/services/", "hooks.slack.com/workflows/", "hooks.slack.com/triggers/") {
-		found(ruleTokenSlackWebhook)
+	if strings.Contains(s, "hooks.slack.com/") {
+		webhookPaths(s, ruleTokenSlackWebhook, found, "hooks.slack.com/services/", "hooks.slack.com/workflows/", "hooks.slack.com/triggers/")
 	}
-	if strings.Contains(s, "/api/webhooks/") && webhookPath(s, "discord.com/api/webhooks/", "discordapp.com/api/webhooks/") {
-		found(ruleTokenDiscordWebhook)
+	if strings.Contains(s, "/api/webhooks/") {
+		webhookPaths(s, ruleTokenDiscordWebhook, found, "discord.com/api/webhooks/", "discordapp.com/api/webhooks/")
 	}
-	if strings.Contains(s, "webhook.office.com/") && webhookPath(s, "webhook.office.com/webhookb2/") {
-		found(ruleTokenTeamsWebhook)
+	if strings.Contains(s, "webhook.office.com/") {
+		webhookPaths(s, ruleTokenTeamsWebhook, found, "webhook.office.com/webhookb2/")
 	}
 }
 
@@ -356,23 +364,25 @@ func sendGridBody(s string) bool {
 	return i >= 16 && len(s)-i-1 >= 16 && !strings.Contains(s[i+1:], ".")
 }
 
-// isJWT: three (or five) base64url segments, the first two long, joined by
-// dots: header.payload.signature. The header is JSON, so it starts eyJ.
-func isJWT(s string) bool {
+// jwtLen returns the length of the JWT s starts with, or 0: three (or
+// five) base64url segments, the first two long, joined by dots:
+// header.payload.signature. The header is JSON, so it starts eyJ.
+func jwtLen(s string) int {
 	if len(s) > 16<<10 {
 		s = s[:16<<10] // a header and payload longer than this are no JWT
 	}
 	seg, n, dots := 0, 0, 0
-	for i := 0; i <= len(s); i++ {
+	i := 0
+	for ; i <= len(s); i++ {
 		if seg == 0 && n > 512 {
-			return false // no JWT header is this long
+			return 0 // no JWT header is this long
 		}
 		if i < len(s) && (isAlnum(s[i]) || s[i] == '_' || s[i] == '-') {
 			n++
 			continue
 		}
 		if seg < 2 && n < 10 {
-			return false
+			return 0
 		}
 		seg++
 		if i < len(s) && s[i] == '.' && seg < 5 {
@@ -382,79 +392,111 @@ func isJWT(s string) bool {
 		}
 		break
 	}
-	return dots >= 2
+	if dots < 2 {
+		return 0
+	}
+	for i > 0 && s[i-1] == '.' {
+		i-- // a sentence's full stop after an empty signature
+	}
+	return i
 }
 
-// telegramAt: 8-10 digits, ":AA", 33 base64url characters.
-func telegramAt(s string) bool {
+// telegramLen returns the length of the Telegram bot token s starts with,
+// or 0: 8-10 digits, ":AA", 33 base64url characters.
+func telegramLen(s string) int {
 	n := 0
 	for n < len(s) && isDigit(s[n]) {
 		n++
 	}
 	if n < 8 || n > 10 || !strings.HasPrefix(s[n:], ":AA") {
-		return false
+		return 0
 	}
-	return bodyLen(s[n+3:], csWordD) >= 33
+	b := bodyLen(s[n+3:], csWordD)
+	if b < 33 {
+		return 0
+	}
+	return n + 3 + b
 }
 
-// discordAt: [MNO] + 23-27 alphanumerics, ".", 6 characters, ".", 27+.
-func discordAt(s string) bool {
+// discordLen returns the length of the Discord bot token s starts with,
+// or 0: [MNO] + 23-27 alphanumerics, ".", 6 characters, ".", 27+.
+func discordLen(s string) int {
 	a := bodyLen(s, csAlnum)
 	if a < 24 || a > 28 || a >= len(s) || s[a] != '.' {
-		return false
+		return 0
 	}
 	b := bodyLen(s[a+1:], csWordD)
 	if b != 6 || a+1+b >= len(s) || s[a+1+b] != '.' {
-		return false
+		return 0
 	}
 	rest := s[a+2+b:]
-	return bodyLen(rest, csWordD) >= 27 && mixedBody(s[:a])
+	c := bodyLen(rest, csWordD)
+	if c < 27 || !mixedBody(s[:a]) {
+		return 0
+	}
+	return a + 2 + b + c
 }
 
-// privateKeyBlock finds a PEM header whose label names a private key.
-func privateKeyBlock(s string) bool {
-	for {
-		i := strings.Index(s, "-----BEGIN ")
+// privateKeyBlocks reports each PEM block whose label names a private key,
+// from its BEGIN line through its END line (or the end of s).
+func privateKeyBlocks(s string, found report) {
+	noEnd := false // no END line after here: stop looking for one
+	for off := 0; ; {
+		i := strings.Index(s[off:], "-----BEGIN ")
 		if i < 0 {
-			return false
+			return
 		}
-		s = s[i+len("-----BEGIN "):]
-		end := strings.Index(s, "-----")
+		start := off + i
+		off = start + len("-----BEGIN ")
+		end := strings.Index(s[off:], "-----")
 		if end < 0 {
-			return false
+			return
 		}
-		if end <= 64 && strings.Contains(s[:end], "PRIVATE KEY") {
-			return true
+		if end > 64 || !strings.Contains(s[off:off+end], "PRIVATE KEY") {
+			continue
 		}
+		stop := len(s)
+		if e := strings.Index(s[off+end+5:], "-----END "); noEnd || e < 0 {
+			noEnd = true
+		} else {
+			stop = off + end + 5 + e + len("-----END ")
+			if k := strings.Index(s[stop:], "-----"); k >= 0 {
+				stop += k + len("-----")
+			}
+		}
+		found(rulePrivateKey, s[start:stop])
+		off = stop
 	}
 }
 
-// terraformToken: 14 alphanumerics, ".atlasv1.", 60+ more.
-func terraformToken(s string) bool {
-	for {
-		i := strings.Index(s, ".atlasv1.")
+// terraformTokens reports each Terraform Cloud token: 14 alphanumerics,
+// ".atlasv1.", 60+ more.
+func terraformTokens(s string, found report) {
+	for off := 0; ; {
+		i := strings.Index(s[off:], ".atlasv1.")
 		if i < 0 {
-			return false
+			return
 		}
+		i += off
+		off = i + 9
 		before := 0
 		for before < i && before < 14 && isAlnum(s[i-1-before]) {
 			before++
 		}
-		if before >= 14 && bodyLen(s[i+9:], csWordD|csB64) >= 60 {
-			return true
+		if n := bodyLen(s[i+9:], csWordD|csB64); before >= 14 && n >= 60 {
+			found(ruleTokenTerraform, s[i-before:i+9+n])
 		}
-		s = s[i+9:]
 	}
 }
 
-// azureSecret: an Entra ID client secret, 3 characters, a digit, "Q~",
-// then 31 to 34 more.
-func azureSecret(s string) bool {
+// azureSecrets reports each Entra ID client secret: 3 characters, a
+// digit, "Q~", then 31 to 34 more.
+func azureSecrets(s string, found report) {
 	const cs = csWordD | csDot
 	for off := 0; ; {
 		i := strings.Index(s[off:], "Q~")
 		if i < 0 {
-			return false
+			return
 		}
 		i += off
 		off = i + 2
@@ -475,14 +517,14 @@ func azureSecret(s string) bool {
 			n++
 		}
 		if ok && n >= 31 && n <= 34 {
-			return true
+			found(ruleTokenAzure, s[i-4:i+2+n])
 		}
 	}
 }
 
-// webhookPath: one of the webhook bases followed by a path long enough to
-// hold its secret.
-func webhookPath(s string, bases ...string) bool {
+// webhookPaths reports, under rule r, the secret path after each of the
+// webhook bases that is long enough to hold one.
+func webhookPaths(s string, r rule, found report, bases ...string) {
 	for _, b := range bases {
 		for off := 0; ; {
 			i := strings.Index(s[off:], b)
@@ -496,9 +538,8 @@ func webhookPath(s string, bases ...string) bool {
 				n++
 			}
 			if n >= 20 && strings.Count(rest[:n], "/") >= 1 && !maskLike(strings.ReplaceAll(rest[:n], "/", "")) {
-				return true
+				found(r, rest[:n])
 			}
 		}
 	}
-	return false
 }

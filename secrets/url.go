@@ -12,7 +12,7 @@ import "strings"
 // scanURLs reports findings in every URL in s: each "scheme://" it finds,
 // Oracle's jdbc:oracle:thin:user/password@host, and, when whole is true and
 // s is one word, a scheme-less user:password@host.
-func scanURLs(s string, found func(rule)) {
+func scanURLs(s string, found report) {
 	noTpl := false
 	for off := 0; ; {
 		i := strings.Index(s[off:], "://")
@@ -69,7 +69,7 @@ func scanURLs(s string, found func(rule)) {
 // scanEZConnect finds Oracle's EZConnect login, user/password@//host…,
 // whatever program takes it: "@//" follows no user/password pair but an
 // Oracle one (org/repo@v1 and package specs have no "//").
-func scanEZConnect(s string, found func(rule)) {
+func scanEZConnect(s string, found report) {
 	for off := 0; ; {
 		i := strings.Index(s[off:], "@//")
 		if i < 0 {
@@ -93,8 +93,8 @@ func scanEZConnect(s string, found func(rule)) {
 		if u == j-1 || (u > 0 && !urlStop(s[u-1]) && strings.IndexByte("=:(,;", s[u-1]) < 0) {
 			continue
 		}
-		if urlPasswordSecret(s[j:at]) {
-			found(ruleURLPassword)
+		if pw := urlPassword(s[j:at]); pw != "" {
+			found(ruleURLPassword, pw)
 		}
 	}
 }
@@ -113,7 +113,7 @@ func urlStop(c byte) bool {
 // checkURL judges one URL: scheme and the rest after "://". server says
 // the URL is an MCP server's own (CheckURL's); a URL inside an argument is
 // judged as one only if it looks like an MCP endpoint, for the path rule.
-func checkURL(scheme, rest string, server bool, found func(rule)) {
+func checkURL(scheme, rest string, server bool, found report) {
 	if strings.EqualFold(scheme, "file") {
 		return
 	}
@@ -189,26 +189,33 @@ func portLike(s string) bool {
 // checkUserinfo: a password, even with an empty user (https://:tok@h), is
 // refused unless it is a reference or a placeholder; a user name alone is
 // fine unless it looks like a token (https://<token>@github.com).
-func checkUserinfo(ui string, found func(rule)) {
+func checkUserinfo(ui string, found report) {
 	if c := strings.IndexByte(ui, ':'); c >= 0 {
-		if urlPasswordSecret(ui[c+1:]) {
-			found(ruleURLPassword)
+		if pw := urlPassword(ui[c+1:]); pw != "" {
+			found(ruleURLPassword, pw)
 		}
 		return
 	}
 	if looksRandom(ui) {
-		found(ruleURLUserToken)
+		found(ruleURLUserToken, ui)
 	}
 }
 
-func urlPasswordSecret(pw string) bool {
+func urlPasswordSecret(pw string) bool { return urlPassword(pw) != "" }
+
+// urlPassword returns the secret of a URL's password: pw itself, or a
+// reference's literal default; "" for none, a reference or a placeholder.
+func urlPassword(pw string) string {
 	if pw == "" || placeholder(pw) {
-		return false
+		return ""
 	}
 	if ok, def := reference(pw); ok {
-		return def != "" && !placeholder(def)
+		if def == "" || placeholder(def) {
+			return ""
+		}
+		return def
 	}
-	return true
+	return pw
 }
 
 // Signed-URL parameters: the signature, and the credential scope and
@@ -225,7 +232,7 @@ var signedParams = []string{
 // percent-decoded before it is read, as a server decodes it (?%74oken= is
 // ?token=); a name with a malformed escape is read as written. Values are
 // not unescaped, and a bad %-escape anywhere cannot make the check fail.
-func checkParams(q string, found func(rule)) {
+func checkParams(q string, found report) {
 	for q != "" {
 		var p string
 		if j := strings.IndexAny(q, "&;"); j >= 0 {
@@ -250,7 +257,7 @@ func checkParams(q string, found func(rule)) {
 		}
 		if signed {
 			if ok, _ := reference(value); !ok && !placeholder(value) {
-				found(ruleURLSigned)
+				found(ruleURLSigned, value)
 			}
 			continue
 		}
@@ -260,12 +267,12 @@ func checkParams(q string, found func(rule)) {
 			// ?appid= OpenWeather's and Wolfram Alpha's; only a plain word
 			// (?key=name) is taken for a lookup key.
 			if !plainWord(value) && literalSecret(strong, value) {
-				found(ruleURLQueryCredential)
+				found(ruleURLQueryCredential, judged(strong, value))
 			}
 			continue
 		}
 		if st != notSecret && literalSecret(st, value) {
-			found(ruleURLQueryCredential)
+			found(ruleURLQueryCredential, judged(st, value))
 		}
 	}
 }
@@ -325,7 +332,7 @@ func plainWord(v string) bool {
 
 // oracleURL: after "jdbc:oracle:", a driver ("thin:", "oci:") and then
 // user/password@host.
-func oracleURL(s string, found func(rule)) {
+func oracleURL(s string, found report) {
 	c := strings.IndexByte(s, ':')
 	if c < 0 {
 		return
@@ -339,56 +346,59 @@ func oracleURL(s string, found func(rule)) {
 	if strings.ContainsAny(ui, " \t\"'") {
 		return
 	}
-	if sl := strings.IndexByte(ui, '/'); sl > 0 && urlPasswordSecret(ui[sl+1:]) {
-		found(ruleURLPassword)
+	if sl := strings.IndexByte(ui, '/'); sl > 0 {
+		if pw := urlPassword(ui[sl+1:]); pw != "" {
+			found(ruleURLPassword, pw)
+		}
 	}
 }
 
-// schemelessUserinfo: a whole word user:password@host[:port][/path] with
-// no scheme, as proxies and Redis clients take it. The host must look like
-// one (a dot, or localhost) so that image references (name:tag@sha256:…)
-// and package specs never match.
-func schemelessUserinfo(w string) bool {
+// schemelessPassword returns the password of a whole word
+// user:password@host[:port][/path] with no scheme, as proxies and Redis
+// clients take it, or "". The host must look like one (a dot, or
+// localhost) so that image references (name:tag@sha256:…) and package
+// specs never match.
+func schemelessPassword(w string) string {
 	at := strings.IndexByte(w, '@')
 	c := strings.IndexByte(w, ':')
 	if at < 0 || c <= 0 || c > at || strings.Contains(w, "://") {
-		return false
+		return ""
 	}
 	for i := 0; i < c; i++ {
 		ch := w[i]
 		if !isAlnum(ch) && strings.IndexByte("._%+-", ch) < 0 {
-			return false
+			return ""
 		}
 	}
 	pw := w[c+1 : at]
 	if pw == "" || strings.ContainsAny(pw, "/ \t") {
-		return false
+		return ""
 	}
 	host := w[at+1:]
 	// Go's MySQL driver: user:password@tcp(host:port)/db, @unix(/path).
 	for _, p := range [...]string{"tcp(", "tcp6(", "unix("} {
 		if strings.HasPrefix(host, p) {
-			return urlPasswordSecret(pw)
+			return urlPassword(pw)
 		}
 	}
 	if j := strings.IndexAny(host, ":/"); j >= 0 {
 		if host[j] == ':' && !portLike(strings.SplitN(host[j+1:], "/", 2)[0]) {
-			return false
+			return ""
 		}
 		host = host[:j]
 	}
 	if host == "" {
-		return false
+		return ""
 	}
 	for i := 0; i < len(host); i++ {
 		if !isAlnum(host[i]) && host[i] != '.' && host[i] != '-' {
-			return false
+			return ""
 		}
 	}
 	if !strings.Contains(host, ".") && !strings.EqualFold(host, "localhost") {
-		return false
+		return ""
 	}
-	return urlPasswordSecret(pw)
+	return urlPassword(pw)
 }
 
 // mcpEndpoint: the host or path names MCP or SSE, as the endpoints that
@@ -402,7 +412,7 @@ func mcpEndpoint(hostPath string) bool {
 // checkPath: hosted MCP endpoints that put the caller's key in the path
 // (https://host/api/mcp/s/<key>/mcp). Only a segment that passes the strict
 // bare-value test counts: IDs in hex, UUIDs and words never do.
-func checkPath(path string, found func(rule)) {
+func checkPath(path string, found report) {
 	for path != "" {
 		var seg string
 		if j := strings.IndexByte(path, '/'); j >= 0 {
@@ -414,7 +424,7 @@ func checkPath(path string, found func(rule)) {
 			seg = seg[:j]
 		}
 		if bareRandom(seg) {
-			found(ruleURLPathSecret)
+			found(ruleURLPathSecret, seg)
 			return
 		}
 	}
@@ -450,7 +460,7 @@ func keyPathHost(authority string) bool {
 // digits (hex and UUIDs included, as these providers' keys are) with
 // digits and letters both is the key. Network names (eth, polygon-mainnet)
 // and versions (v3) are not.
-func checkKeyPath(path string, found func(rule)) {
+func checkKeyPath(path string, found report) {
 	for path != "" {
 		var seg string
 		if j := strings.IndexByte(path, '/'); j >= 0 {
@@ -475,7 +485,7 @@ func checkKeyPath(path string, found func(rule)) {
 			}
 		}
 		if ok && digits >= 2 && letters >= 2 && !placeholder(seg) {
-			found(ruleURLPathSecret)
+			found(ruleURLPathSecret, seg)
 			return
 		}
 	}

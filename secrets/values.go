@@ -153,7 +153,7 @@ func refAt(v string, i int) (n int, def string) {
 // A default is judged up to the next "${" (a nested reference is judged on
 // its own), so the defaults judged never overlap, and the next '}' is
 // searched for once however many openers precede it: the scan is linear.
-func scanRefDefaults(s string, found func()) {
+func scanRefDefaults(s string, found func(secret string)) {
 	closeAt := -1 // the next '}' at or after off
 	for off := 0; ; {
 		i := strings.Index(s[off:], "${")
@@ -189,8 +189,7 @@ func scanRefDefaults(s string, found func()) {
 			continue
 		}
 		if st := classifyName(body[:n]); st != notSecret && literalSecret(st, def) {
-			found()
-			return
+			found(judged(st, def))
 		}
 	}
 }
@@ -754,6 +753,30 @@ func literalSecret(st strength, v string) bool {
 	return false
 }
 
+// judge is literalSecret returning, when it refuses v, the secret it
+// judged (see judged).
+func judge(st strength, v string) (string, bool) {
+	if !literalSecret(st, v) {
+		return "", false
+	}
+	return judged(st, v), true
+}
+
+// judged returns the part of v that literalSecret judges as the secret:
+// v without surrounding spaces and quotes, a reference's literal default
+// (${KEY:-VALUE} gives VALUE), and an Authorization value's credential
+// without its scheme. It is a substring of v.
+func judged(st strength, v string) string {
+	v = trimQuotes(strings.TrimSpace(v))
+	if ok, def := reference(v); ok && def != "" {
+		v = def
+	}
+	if st == authorization {
+		v = authCredential(v)
+	}
+	return v
+}
+
 // secretStoreRef: a value that names a secret in a store or says where it
 // is, the way 1Password (op://), Vault, cloud secret managers and openssl
 // (env:, file:, fd:) take them.
@@ -788,28 +811,32 @@ func isPairList(v string) bool {
 
 // userPassword: user:password given to an auth-ish name (--auth u:p), or
 // user/password as NEO4J_AUTH takes it.
-func userPassword(v string) bool {
+func userPassword(v string) bool { return userPasswordOf(v) != "" }
+
+// userPasswordOf returns the password of v if userPassword would accept
+// v as user:password or user/password, else "".
+func userPasswordOf(v string) string {
 	if i := strings.IndexByte(v, '/'); i > 0 && i < len(v)-1 && strings.Count(v, "/") == 1 &&
 		!strings.ContainsAny(v, ".:@ ") && identLen(v[:i]) == i {
 		pw := v[i+1:]
 		if ok, _ := reference(pw); !ok && !placeholder(pw) {
-			return true
+			return pw
 		}
 	}
 	i := strings.IndexByte(v, ':')
 	if i <= 0 || i == len(v)-1 || strings.ContainsAny(v, " /@") {
-		return false
+		return ""
 	}
 	pw := v[i+1:]
 	if ok, _ := reference(pw); ok || placeholder(pw) {
-		return false
+		return ""
 	}
 	for j := 0; j < len(pw); j++ {
 		if !isDigit(pw[j]) {
-			return true
+			return pw
 		}
 	}
-	return false // uid:gid
+	return "" // uid:gid
 }
 
 func trimQuotes(v string) string {
