@@ -166,7 +166,7 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	var resp *http.Response
 	var err error
 	if t.auth != nil {
-		r = r.WithContext(context.WithValue(r.Context(), authConnKey{}, authConn{url: t.url, learn: t.red.learn}))
+		r = r.WithContext(context.WithValue(r.Context(), authConnKey{}, authConn{url: t.url, learn: t.red.Learn}))
 		resp, err = t.auth.RoundTrip(r, send)
 	} else {
 		resp, err = send.RoundTrip(r)

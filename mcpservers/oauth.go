@@ -29,9 +29,16 @@ type AuthorizeFunc func(ctx context.Context, authURL string) (*url.URL, error)
 // needed to sign in; without Authorize, OAuth never prompts and uses only
 // stored tokens and refresh tokens (as a CI job would).
 type OAuthConfig struct {
-	// Authorize sends the user to sign in and returns the redirect. Nil:
-	// a server that needs a sign-in fails with ErrSignInRequired.
+	// Authorize sends the user to sign in and returns the redirect. Nil
+	// (and no Browser): a server that needs a sign-in fails with
+	// ErrSignInRequired.
 	Authorize AuthorizeFunc
+	// Browser, instead of Authorize and RedirectURL, signs the user in
+	// with their browser and a loopback redirect (see [BrowserSignIn]).
+	Browser *BrowserSignIn
+	// SignInHint, if set, ends the ErrSignInRequired error's text: how
+	// the user signs in (a command to run, say).
+	SignInHint string
 	// RedirectURL is where the authorization server sends the browser
 	// back to, such as http://127.0.0.1:PORT/callback on a loopback
 	// listener. Required with Authorize.
@@ -115,6 +122,12 @@ func NewOAuth(cfg OAuthConfig) (*OAuth, error) {
 	bad := func(detail string) (*OAuth, error) {
 		return nil, oauthErr("", "configure", ErrInvalidUse, detail)
 	}
+	if cfg.Browser != nil {
+		if cfg.Authorize != nil || cfg.RedirectURL != "" {
+			return bad("give Browser, or Authorize and RedirectURL, not both")
+		}
+		cfg.Authorize, cfg.RedirectURL = cfg.Browser.Authorize, cfg.Browser.RedirectURL()
+	}
 	if cfg.Authorize != nil {
 		u, err := url.Parse(cfg.RedirectURL)
 		if cfg.RedirectURL == "" || err != nil || u.Scheme == "" || u.Fragment != "" || u.User != nil {
@@ -144,8 +157,9 @@ func NewOAuth(cfg OAuthConfig) (*OAuth, error) {
 }
 
 // authCode is the code an Auth contributes to a tool's record: for an
-// OAuth, the user's Authorize func and Store (OAuth itself is library
-// code); for any other Auth, the Auth.
+// OAuth, the user's Authorize func and Store (OAuth itself, BrowserSignIn
+// and this package's stores are library code); for any other Auth, the
+// Auth.
 func authCode(a Auth) []definition.Code {
 	if a == nil {
 		return nil
@@ -155,10 +169,15 @@ func authCode(a Auth) []definition.Code {
 		return []definition.Code{{Role: definition.RoleAuth, Value: a}}
 	}
 	var code []definition.Code
-	if o != nil && o.cfg.Authorize != nil {
+	if o == nil {
+		return nil
+	}
+	if o.cfg.Authorize != nil && o.cfg.Browser == nil {
 		code = append(code, definition.Code{Role: definition.RoleAuth, Value: o.cfg.Authorize})
 	}
-	if o != nil && o.cfg.Store != nil {
+	switch o.cfg.Store.(type) {
+	case nil, *MemoryTokenStore, FileTokenStore, *FileTokenStore:
+	default:
 		code = append(code, definition.Code{Role: definition.RoleAuth, Value: o.cfg.Store})
 	}
 	return code
@@ -482,7 +501,11 @@ func (o *OAuth) authorize(ctx context.Context, st *oauthServer, c *oauthCall, se
 // challenge, then the resource metadata.
 func (o *OAuth) signIn(ctx context.Context, st *oauthServer, c *oauthCall, params map[string]string, scopes []string, prev *OAuthCredentials) (*OAuthCredentials, error) {
 	if o.cfg.Authorize == nil {
-		return nil, oauthErr("", "sign in", ErrSignInRequired, "the server requires signing in, and there is no Authorize func to ask the user with (nor a stored token or refresh token that serves)")
+		detail := "the server requires signing in, and no stored token or refresh token serves"
+		if o.cfg.SignInHint != "" {
+			detail += ": " + o.cfg.SignInHint
+		}
+		return nil, oauthErr("", "sign in", ErrSignInRequired, detail)
 	}
 	found := st.found
 	if found == nil || params["resource_metadata"] != "" && params["resource_metadata"] != found.at {

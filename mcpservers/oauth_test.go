@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -476,7 +477,7 @@ func assertNoSecrets(t *testing.T, text string, secrets ...string) {
 // func and Store as its auth code, never the OAuth (library code).
 func TestOAuthRecordsUserCode(t *testing.T) {
 	srv := oauthtest.Start(t, oauthtest.Options{})
-	store := &MemoryTokenStore{}
+	store := &userStore{}
 	o := signIn(t, OAuthConfig{Store: store}, nil)
 	tools := loadTools(t, protectedClient(t, srv, o), "protected")
 	rec := tools["whoami"].MCPRecord()
@@ -489,12 +490,26 @@ func TestOAuthRecordsUserCode(t *testing.T) {
 	if len(got) != 2 || fmt.Sprintf("%p", got[0]) != fmt.Sprintf("%p", o.cfg.Authorize) || got[1] != any(store) {
 		t.Errorf("auth code = %#v, want the Authorize func and the Store", got)
 	}
-	// A bare OAuth, with the default store: no code at all.
-	bare, _ := NewOAuth(OAuthConfig{})
-	if code := authCode(bare); len(code) != 0 {
-		t.Errorf("authCode(OAuth without user code) = %v, want none", code)
+	// Library code only (the default store, a FileTokenStore, a
+	// BrowserSignIn): no code at all.
+	b, err := NewBrowserSignIn(BrowserOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for _, cfg := range []OAuthConfig{{}, {Store: FileTokenStore{Dir: t.TempDir()}}, {Browser: b, Store: &MemoryTokenStore{}}} {
+		o, err := NewOAuth(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code := authCode(o); len(code) != 0 {
+			t.Errorf("authCode(OAuth of library code) = %v, want none", code)
+		}
 	}
 }
+
+// userStore is a user's own TokenStore.
+type userStore struct{ MemoryTokenStore }
 
 // TestFileTokenStore: 0600 files in a 0700 directory, keyed by server
 // URL; a file others may read is refused; credentials never print.
@@ -597,4 +612,57 @@ func FuzzParseChallenges(f *testing.F) {
 			t.Errorf("scope %q read back as %q", value, got["scope"])
 		}
 	})
+}
+
+// browserEnv makes the test binary a browser: it loads the URL it is
+// given, following every redirect (to the BrowserSignIn's callback).
+const browserEnv = "MCPSERVERS_TEST_BROWSER"
+
+func runTestBrowser(u string) int {
+	resp, err := http.Get(u)
+	if err != nil {
+		return 1
+	}
+	_ = resp.Body.Close()
+	return 0
+}
+
+// TestBrowserSignIn: the whole sign-in through a BrowserSignIn, whose
+// "browser" is this test binary run as a command (env sets browserEnv): it
+// loads the authorization URL and follows the redirects, through the
+// authorization server, to the loopback callback, as a browser would.
+func TestBrowserSignIn(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the browser command is run through env(1)")
+	}
+	srv := oauthtest.Start(t, oauthtest.Options{})
+	var out syncBuffer
+	b, err := NewBrowserSignIn(BrowserOptions{Out: &out, Command: []string{"env", browserEnv + "=1", testBinary()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if !strings.HasPrefix(b.RedirectURL(), "http://127.0.0.1:") {
+		t.Errorf("RedirectURL = %q", b.RedirectURL())
+	}
+	o, err := NewOAuth(OAuthConfig{Browser: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := loadTools(t, protectedClient(t, srv, o), "protected")
+	call(t, tools["whoami"], nil)
+	if !strings.Contains(out.String(), "If it does not open, visit:\n  http://") || !strings.Contains(out.String(), "Signed in to") {
+		t.Errorf("printed %q", out.String())
+	}
+	assertNoSecrets(t, out.String(), srv.Seen()...)
+
+	// A redirect no sign-in waits for is turned away.
+	resp, err := http.Get(b.RedirectURL() + "?state=unknown&code=x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("stray redirect: HTTP %d, want 400", resp.StatusCode)
+	}
 }
