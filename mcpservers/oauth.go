@@ -501,7 +501,7 @@ func (o *OAuth) authorize(ctx context.Context, st *oauthServer, c *oauthCall, se
 // challenge, then the resource metadata.
 func (o *OAuth) signIn(ctx context.Context, st *oauthServer, c *oauthCall, params map[string]string, scopes []string, prev *OAuthCredentials) (*OAuthCredentials, error) {
 	if o.cfg.Authorize == nil {
-		detail := "the server requires signing in, and no stored token or refresh token serves"
+		detail := "no stored token serves, and there is no way to ask the user"
 		if o.cfg.SignInHint != "" {
 			detail += ": " + o.cfg.SignInHint
 		}

@@ -2,6 +2,7 @@ package mcpservers
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -203,6 +204,21 @@ func TestOAuthClients(t *testing.T) {
 			}
 		})
 	}
+	t.Run("wrong secret", func(t *testing.T) {
+		// The token endpoint refuses the client: the error says so by
+		// status and code, and holds neither the secret nor the code.
+		srv := oauthtest.Start(t, oauthtest.Options{RegisteredID: "pre-1", RegisteredSecret: regSecret, AuthMethods: []string{"client_secret_basic"}})
+		wrong := fakeSecret(t, "wrong_")
+		_, err := protectedClient(t, srv, signIn(t, OAuthConfig{ClientID: "pre-1", ClientSecret: wrong}, nil)).Tools(testCtx(t), "protected")
+		if !errors.Is(err, ErrOAuth) || !strings.Contains(err.Error(), "HTTP 401 (invalid_client)") {
+			t.Fatalf("err = %v, want ErrOAuth with the token endpoint's status and code", err)
+		}
+		assertNoSecrets(t, err.Error(), append(srv.Seen(), wrong, regSecret)...)
+		var oe *OAuthError
+		if errors.As(err, &oe) {
+			assertNoSecrets(t, oe.Error(), append(srv.Seen(), wrong)...)
+		}
+	})
 	t.Run("no way to register", func(t *testing.T) {
 		srv := oauthtest.Start(t, oauthtest.Options{NoDCR: true})
 		_, err := protectedClient(t, srv, signIn(t, OAuthConfig{}, nil)).Tools(testCtx(t), "protected")
@@ -665,4 +681,22 @@ func TestBrowserSignIn(t *testing.T) {
 	if resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("stray redirect: HTTP %d, want 400", resp.StatusCode)
 	}
+}
+
+// FuzzDecodeStrict: metadata decoding never panics, and takes a member
+// only by its exact name ("Issuer" is not "issuer").
+func FuzzDecodeStrict(f *testing.F) {
+	f.Add([]byte(`{"issuer":"https://a","Issuer":"https://b","code_challenge_methods_supported":["S256"]}`))
+	f.Add([]byte(`{"resource":1}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var md serverMetadata
+		if decodeStrict(b, &md) != nil {
+			return
+		}
+		var m map[string]json.RawMessage
+		_ = json.Unmarshal(b, &m)
+		if _, ok := m["issuer"]; !ok && md.Issuer != "" {
+			t.Errorf("issuer %q taken from another member", md.Issuer)
+		}
+	})
 }

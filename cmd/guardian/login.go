@@ -39,8 +39,7 @@ otherwise.
 
 Example:
 
-	guardian login .vscode/mcp.json
-	guardian login .vscode/mcp.json linear
+	guardian login testdata/configs/vscode.json github
 `
 }
 
@@ -53,8 +52,7 @@ grant in its settings to end it there too.
 
 Example:
 
-	guardian logout
-	guardian logout .vscode/mcp.json linear
+	guardian logout testdata/configs/vscode.json github
 `
 }
 
@@ -169,6 +167,8 @@ func runLogout(ctx context.Context, args []string, e *env) int {
 			}
 			if r, err := s.Resolve(vars); err == nil && r.URL != "" {
 				urls = append(urls, r.URL)
+			} else if s.URL != "" {
+				urls = append(urls, s.URL) // a header left unresolved
 			}
 		}
 		if urls == nil {

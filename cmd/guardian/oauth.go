@@ -61,8 +61,7 @@ func withOAuth(e *env, config string, conns map[string]mcpservers.Connection) fu
 	cfg := mcpservers.OAuthConfig{
 		Store:      mcpservers.FileTokenStore{Dir: dir},
 		ClientName: "guardian",
-		SignInHint: "sign in on a terminal with `guardian login " + config + "` (tokens are cached in " + dir +
-			"), or give the server a token in its headers (an Authorization header from ${env:...} or ${input:...})",
+		SignInHint: "run `guardian login " + config + "` on a terminal, or give the server a token in its headers",
 	}
 	done := func() {}
 	if canSignIn(e) {

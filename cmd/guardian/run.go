@@ -73,6 +73,8 @@ Example:
 	guardian diff old.json new.json
 	guardian validate agent.json
 	guardian scan .vscode/mcp.json ~/.cursor/mcp.json
+	guardian login .vscode/mcp.json
+	guardian logout .vscode/mcp.json
 
 docs/cli.md has every command, flag and JSON shape, and a CI recipe.
 `
