@@ -273,7 +273,10 @@ func (s *remote) recordParts() ([]string, []definition.Code) {
 			add(definition.RoleInterceptor, userCode(ic), true)
 		}
 		add(definition.RoleHTTPClient, cfg.httpClient, cfg.httpClient != nil)
-		add(definition.RoleAuth, userCode(cfg.auth), cfg.auth != nil)
+		for _, c := range authCode(cfg.auth) { // an OAuth: the user's code it holds
+			c.Value = userCode(c.Value)
+			code = append(code, c)
+		}
 		add(definition.RoleSampling, userCode(opts.sampling), opts.sampling != nil)
 		add(definition.RoleElicitation, userCode(opts.elicitation), opts.elicitation != nil)
 		add(definition.RoleRoots, userCode(opts.roots), opts.roots != nil)
