@@ -269,6 +269,11 @@ func recordTool(ctx context.Context, bt tool.BaseTool) (definition.Tool, error) 
 			return nil, errors.New("eino: a nil or zero *eino.Tool (make it with NewTool)")
 		}
 		return t.mcp, nil
+	case *EnhancedTool:
+		if t == nil || t.t == nil || t.t.mcp == nil {
+			return nil, errors.New("eino: a nil or zero *eino.EnhancedTool (make it with Tool.Enhanced)")
+		}
+		return t.t.mcp, nil
 	}
 	info, err := bt.Info(ctx)
 	if err != nil {
@@ -299,7 +304,8 @@ func recordTool(ctx context.Context, bt tool.BaseTool) (definition.Tool, error) 
 // this for each such tool; use it to give the same tool to
 // definition.Build.
 func NewNativeTool(ctx context.Context, bt tool.BaseTool) (*NativeTool, error) {
-	if _, ok := bt.(*Tool); ok {
+	switch bt.(type) {
+	case *Tool, *EnhancedTool:
 		return nil, errors.New("eino: NewNativeTool: an MCP tool (record its MCP() tool)")
 	}
 	t, err := recordTool(ctx, bt)
