@@ -25,7 +25,10 @@ type AgentConfig struct {
 	adk.ChatModelAgentConfig
 
 	// ModelName is recorded as the agent's model, such as "gpt-4.1": an
-	// Eino chat model does not say which model it calls.
+	// Eino chat model does not say which model it calls. The chat model
+	// itself (Model) is the agent's routed model (definition.Agent's
+	// ChatModel): a tool holding any other chat model is refused
+	// (refusals.ErrUnroutedModel).
 	ModelName string
 
 	// SubAgents are the agents this one may transfer to
@@ -100,6 +103,9 @@ func planAgent(ctx context.Context, cfg *AgentConfig, path []string, depth int) 
 		Description:  cfg.Description,
 		Model:        cfg.ModelName,
 		SystemPrompt: cfg.Instruction,
+		// The agent's routed model: a tool that reaches any other chat
+		// model is refused.
+		ChatModel: cfg.Model,
 	}
 	var errs []error
 	add := func(bt tool.BaseTool) definition.Tool {
