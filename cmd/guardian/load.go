@@ -160,6 +160,7 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 		return fail(statusInvalid, unset...)
 	}
 	red := newRedactor(used.values())
+	defer withOAuth(e, path, conns)() // OAuth for HTTP servers given no token: oauth.go
 
 	serverNames := make([]string, len(selected))
 	for i, s := range selected {
