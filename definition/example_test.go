@@ -219,3 +219,17 @@ func ExampleNewCache() {
 	// Output:
 	// true
 }
+
+// CheckTransport is the rule Build applies to a server's transport, for a
+// program that checks a server before starting it: here at the server's
+// place in an MCP client config.
+func ExampleCheckTransport() {
+	err := definition.CheckTransport("/mcpServers/live", "live", definition.TransportWebSocket)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, refusals.ErrWebSocket))
+	fmt.Println(definition.CheckTransport("/mcpServers/docs", "docs", definition.TransportStreamableHTTP))
+	// Output:
+	// /mcpServers/live: websocket servers cannot be recorded: websocket ("live"); reach the server over streamable HTTP, SSE or stdio
+	// true
+	// <nil>
+}

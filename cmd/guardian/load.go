@@ -352,9 +352,15 @@ func disabled(s mcpconfig.Server) bool {
 // a name that breaks the rule for names, a websocket server.
 func checkServer(s *mcpconfig.Server) error {
 	errs := append([]error{credentials(s)}, names.Check(s.Pointer, s.Name)...)
-	if s.Transport == mcpconfig.WebSocket {
-		errs = append(errs, &refusals.Error{Kind: refusals.ErrWebSocket, Pointer: s.Pointer, Rule: "websocket", Subject: s.Label(),
-			Fix: "reach the server over streamable HTTP, SSE or stdio, or leave it out with --servers"})
+	// The definition's rule, at the server, named as the config names it,
+	// with the way out the CLI has.
+	for _, r := range refusals.All(definition.CheckTransport(s.Pointer, s.Name, definition.Transport(s.Transport))) {
+		c := *r
+		c.Subject = s.Label()
+		if c.Fix != "" {
+			c.Fix += ", or leave it out with --servers"
+		}
+		errs = append(errs, &c)
 	}
 	return refusals.Join(errs...)
 }
