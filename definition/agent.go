@@ -103,9 +103,15 @@ func (t *FuncTool) InputSchema() json.RawMessage {
 
 // Call runs the tool. A tool made with a nil function, a zero FuncTool
 // and a nil *FuncTool have nothing to run: Call returns ErrNoFunc.
+//
+// With a definition bound to ctx (Definition.Bind), Call first vets the
+// tool against it (VetCall) and runs nothing if it is refused.
 func (t *FuncTool) Call(ctx context.Context, args map[string]any) (any, error) {
 	if t == nil || t.fn == nil {
 		return nil, ErrNoFunc
+	}
+	if err := VetCall(ctx, t); err != nil {
+		return nil, err
 	}
 	return t.fn(ctx, args)
 }

@@ -127,10 +127,51 @@ func BenchmarkVet(b *testing.B) {
 		b.Fatal(err)
 	}
 	tool := a.Tools[0]
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := d.Vet(tool); err != nil {
-			b.Fatal(err)
+	// memo: the tool presents what it presented when it last passed, as
+	// an agent loop's calls do.
+	b.Run("memo", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := d.Vet(tool); err != nil {
+				b.Fatal(err)
+			}
 		}
+	})
+	// full: the tool recorded anew, as on its first call.
+	b.Run("full", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := definition.VetFull(d, tool); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkBoundCall is a real stdio call, with and without a definition
+// bound to its context: the cost of the call-time check. Report bound as a
+// ratio to unbound.
+func BenchmarkBoundCall(b *testing.B) {
+	spec := docsSpec("docs", "search_docs")
+	tool := load(b, map[string]mcpservers.Connection{"docs": stdio(b, spec)}, &mcpservers.ClientOptions{
+		Interceptors: []mcpservers.Interceptor{auditInterceptor{header: "1"}, mcpservers.InterceptorFunc(passThrough)},
+	})["search_docs"]
+	d, err := definition.Build(&definition.Agent{Name: "a", Tools: []definition.Tool{tool}}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	args := map[string]any{"query": "stdio"}
+	for _, bench := range []struct {
+		name string
+		ctx  context.Context
+	}{{"unbound", context.Background()}, {"bound", d.Bind(context.Background())}} {
+		b.Run(bench.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := tool.Call(bench.ctx, args); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

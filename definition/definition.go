@@ -35,6 +35,8 @@ type Definition struct {
 	fpOnce sync.Once
 	fp     *fingerprint.Fingerprinter
 	cache  *Cache // Options.Cache, for Vet
+
+	memo vetMemo // the tools that passed Vet, as they presented themselves
 }
 
 // agentIndex locates an agent's tools in the document, for Vet.

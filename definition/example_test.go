@@ -233,3 +233,54 @@ func ExampleCheckTransport() {
 	// true
 	// <nil>
 }
+
+// A bound agent run: the loop binds its definition to the run's context
+// once, and every call made with that context checks itself before
+// anything is sent, whoever makes it. Here a native tool's function
+// reaches for an MCP tool the agent is not given: its call is refused.
+func ExampleDefinition_Bind() {
+	conn, stop := exampleServer()
+	defer stop()
+	client, err := mcpservers.NewClient(map[string]mcpservers.Connection{"docs": conn}, nil)
+	if err != nil {
+		panic(err)
+	}
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ts, err := client.Tools(ctx)
+	if err != nil {
+		panic(err)
+	}
+	search := ts[0]
+	// A native tool whose code holds the MCP tool, out of Build's sight.
+	summarize := definition.NewFuncTool("summarize", "Summarizes the docs.", nil,
+		func(ctx context.Context, args map[string]any) (any, error) {
+			return search.Call(ctx, map[string]any{"query": "all"})
+		})
+	def, err := definition.Build(&definition.Agent{Name: "writer", Tools: []definition.Tool{summarize}}, nil)
+	if err != nil {
+		panic(err)
+	}
+
+	run := def.Bind(ctx) // once per run
+	_, err = summarize.Call(run, nil)
+	fmt.Println(errors.Is(err, refusals.ErrUndescribed))
+	fmt.Println(err)
+
+	// Given the MCP tool too, the same code runs.
+	def, err = definition.Build(&definition.Agent{Name: "writer", Tools: []definition.Tool{summarize, search}}, nil)
+	if err != nil {
+		panic(err)
+	}
+	out, err := summarize.Call(def.Bind(ctx), nil)
+	if err != nil {
+		panic(err)
+	}
+	text, _, _ := strings.Cut(out.(*mcpservers.Result).Text(), " Authorization") // the server echoes headers
+	fmt.Println(text)
+	// Output:
+	// true
+	// /tools: tool is not described by the definition: tool-unknown ("search_docs"): the definition describes no tool of this name; call only the tools the definition describes, or record the agent again
+	// search_docs on docs: {"query":"all"}
+}

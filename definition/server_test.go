@@ -39,6 +39,10 @@ type serverSpec struct {
 	// EchoEnv names an environment variable whose value calls return, to
 	// show that Env reached the server.
 	EchoEnv string `json:"echoEnv,omitempty"`
+	// CallLog names a file the server appends a line to for every
+	// tools/call request it receives, before it looks the tool up: the
+	// test reads what reached the server.
+	CallLog string `json:"callLog,omitempty"`
 }
 
 type toolSpec struct {
@@ -61,7 +65,27 @@ type annotations struct {
 func ptr[T any](v T) *T { return &v }
 
 func newMCPServer(spec serverSpec) *server.MCPServer {
-	s := server.NewMCPServer(spec.Name, "1.0.0", server.WithToolCapabilities(false))
+	opts := []server.ServerOption{server.WithToolCapabilities(false)}
+	if spec.CallLog != "" {
+		hooks := &server.Hooks{}
+		hooks.AddBeforeAny(func(ctx context.Context, id any, method mcp.MCPMethod, message any) {
+			if method != mcp.MethodToolsCall {
+				return
+			}
+			name := ""
+			if r, ok := message.(*mcp.CallToolRequest); ok {
+				name = r.Params.Name
+			}
+			f, err := os.OpenFile(spec.CallLog, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+			if err != nil {
+				return
+			}
+			fmt.Fprintf(f, "tools/call %s\n", name)
+			f.Close()
+		})
+		opts = append(opts, server.WithHooks(hooks))
+	}
+	s := server.NewMCPServer(spec.Name, "1.0.0", opts...)
 	for _, ts := range spec.Tools {
 		schema := ts.Schema
 		if schema == nil {

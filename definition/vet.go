@@ -28,9 +28,32 @@ import (
 // Vet recomputes the tool's record, so it costs about what recording one
 // tool does (microseconds once the fingerprint caches are warm).
 func (d *Definition) Vet(t Tool, subAgents ...string) error {
+	return d.vet(t, subAgents, memoPath(subAgents))
+}
+
+// vet is Vet, with path the sub-agent path as the vet memo keys it. A tool
+// that presents exactly what it presented when it last passed is passed
+// again without recording it anew (see vetmemo.go).
+func (d *Definition) vet(t Tool, subAgents []string, path string) error {
 	if d.zero() {
 		return errNilDefinition
 	}
+	if isNil(t) {
+		return d.vetFull(t, subAgents)
+	}
+	key, seen := d.memo.lookup(t, path)
+	if seen {
+		return nil
+	}
+	if err := d.vetFull(t, subAgents); err != nil {
+		return err
+	}
+	d.memo.remember(key, t)
+	return nil
+}
+
+// vetFull records t anew and compares it with the recorded tool.
+func (d *Definition) vetFull(t Tool, subAgents []string) error {
 	idx := d.index
 	for _, name := range subAgents {
 		s, ok := idx.sub[name]

@@ -154,15 +154,11 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		r.Header[k] = v
 	}
 	if h, ok := req.Context().Value(callHeaderKey{}).(http.Header); ok {
-		var secrets []string
 		for k, v := range h {
 			r.Header[http.CanonicalHeaderKey(k)] = v
-			for _, v := range v {
-				secrets = appendHeaderSecrets(secrets, k, v)
-			}
 		}
 		// Whatever their names: a call's headers are never printed.
-		t.red.learn(secrets...)
+		t.red.learnCallHeaders(h)
 	}
 	send := http.RoundTripper(timed{t})
 	var resp *http.Response

@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -109,34 +108,6 @@ func TestEchoedCredentialsAreRedacted(t *testing.T) {
 			}
 			check(t, err, callSecret)
 		})
-	}
-}
-
-// TestRedactorLearnsConcurrently: values learnt while errors are being
-// redacted are safe to add (run with -race), and redacted once learnt;
-// an auth scheme alone is never taken for a secret.
-func TestRedactorLearnsConcurrently(t *testing.T) {
-	r := newRedactor(&connConfig{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for i := range 100 {
-			r.learnHeaders(http.Header{"Authorization": {fmt.Sprintf("Bearer token-%06d", i)}, "Content-Type": {"application/json"}})
-		}
-	}()
-	for range 100 {
-		_ = r.redact("Bearer token-000050 application/json")
-	}
-	<-done
-	for in, want := range map[string]string{
-		"got Bearer token-000050 as application/json": "got [redacted] as application/json",
-		// The space goes too: " token-00009" is a 12-byte run of the
-		// header's value, "Bearer token-000099".
-		"Bearer other, token-000099 alone": "Bearer other,[redacted] alone",
-	} {
-		if got := r.redact(in); got != want {
-			t.Errorf("redact(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 
@@ -258,6 +229,10 @@ func TestEchoedCredentialInToolIsLeftOut(t *testing.T) {
 	})
 }
 
+// windowLen is the shortest run of a long credential the redactor
+// removes (internal/redact).
+const windowLen = 12
+
 // noRun fails if s holds, in any case, a windowLen-byte run of secret,
 // without printing either.
 func noRun(t *testing.T, s, secret string) {
@@ -323,59 +298,13 @@ func TestTransformedSecretsAreRedacted(t *testing.T) {
 	}
 }
 
-// TestRedactIsLinear: redacting a megabyte of text that matches the
-// redactor's secrets and windows over and over costs about 16 times what
-// 64 KiB does, not 256 times (quadratic).
-func TestRedactIsLinear(t *testing.T) {
+// TestRequestHeadersLearnt: the values of the headers a request is sent
+// with are learnt, but the protocol's own ("application/json" would
+// mangle every message); an auth scheme alone is never taken for a secret.
+func TestRequestHeadersLearnt(t *testing.T) {
 	r := newRedactor(&connConfig{})
-	for i := range 20 {
-		r.learn(strings.Repeat("a", 16+i), fakeSecret(t, "k"))
-	}
-	timeOf := func(n int) time.Duration {
-		text := strings.Repeat("a", n)
-		best := time.Duration(1 << 62)
-		for range 3 {
-			start := time.Now()
-			if got := r.redact(text); got != "[redacted]" {
-				t.Fatalf("redact of %d bytes = %d bytes, want [redacted]", n, len(got))
-			}
-			best = min(best, time.Since(start))
-		}
-		return best
-	}
-	small, large := timeOf(64<<10), timeOf(1<<20)
-	if large > 64*small+50*time.Millisecond {
-		t.Errorf("redacting 1 MiB took %v, 64 KiB %v: not linear", large, small)
-	}
-}
-
-// TestEchoNeedsACredential: every configured value is redacted from error
-// text, but only a credential (by its name, or random-looking) in a tool's
-// definition makes the tool an echo: NODE_ENV=production must not cost a
-// tool that says "production".
-func TestEchoNeedsACredential(t *testing.T) {
-	key := "ghp_" + strings.Repeat("Ab1", 12)
-	r := newRedactor(&connConfig{
-		env:     map[string]string{"NODE_ENV": "production", "ROOT_DIR": "/srv/docs/archive-2024", "API_KEY": "hunter2hunter2", "SEED": key},
-		headers: map[string]string{"X-Region": "eu-west-1", "X-Custom": "plainvalue"},
-	})
-	for _, clean := range []string{
-		`{"name":"deploy","description":"Deploys to production in eu-west-1, from /srv/docs/archive-2024."}`,
-		`{"name":"plainvalue"}`,
-	} {
-		if r.echoedIn([]byte(clean)) {
-			t.Errorf("echoedIn(%s) = true, want false: no credential in it", clean)
-		}
-	}
-	for _, dirty := range []string{
-		`{"name":"t","description":"uses hunter2hunter2"}`,
-		`{"name":"t","inputSchema":{"default":"` + key + `"}}`,
-	} {
-		if !r.echoedIn([]byte(dirty)) {
-			t.Error("echoedIn missed a credential")
-		}
-	}
-	if got := r.redact("running in production"); got != "running in [redacted]" {
-		t.Errorf("error text keeps a configured value: %q", got)
+	r.learnHeaders(http.Header{"Authorization": {"Bearer token-000050"}, "Content-Type": {"application/json"}, "Mcp-Method": {"tools/call"}})
+	if got, want := r.redact("got Bearer token-000050 as application/json for tools/call"), "got [redacted] as application/json for tools/call"; got != want {
+		t.Errorf("redact = %q, want %q", got, want)
 	}
 }

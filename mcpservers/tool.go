@@ -160,6 +160,13 @@ func (t *Tool) Server() ServerInfo {
 // If the connection was found dead before the call was sent (the process
 // exited, the session ended), it is re-established once. If it dies during
 // the call, Call fails with ErrConnectionLost and the next call reconnects.
+//
+// With a definition bound to ctx (definition.Definition.Bind), Call (and
+// Resume) first vets the tool against it, and a tool the definition does
+// not describe is refused, with an error for which
+// errors.Is(err, refusals.ErrUndescribed) holds, before anything is sent.
+// An interceptor's or tool's own calls made with the context it was given
+// are vetted so too.
 func (t *Tool) Call(ctx context.Context, args map[string]any) (*Result, error) {
 	return t.run(ctx, args, nil)
 }
@@ -182,6 +189,12 @@ func (t *Tool) run(ctx context.Context, args map[string]any, answers map[string]
 	}
 	if ctx == nil {
 		return nil, invalidUse(t.srv.cfg.name, t.wt.name, "call", errNilContext)
+	}
+	// Whoever makes the call (the agent, middleware, an interceptor or
+	// tool holding this one), it is checked against the definition bound to
+	// its context before anything is sent.
+	if err := definition.VetCall(ctx, t); err != nil {
+		return nil, err
 	}
 	if answers != nil {
 		ctx = context.WithValue(ctx, answersKey{}, answers)

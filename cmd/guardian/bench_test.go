@@ -78,16 +78,6 @@ func driftPair(b *testing.B) (*definition.Definition, *definition.Definition) {
 	return defs[0], defs[1]
 }
 
-func BenchmarkRedactorClean(b *testing.B) {
-	red := newRedactor([]string{"env-value-" + strings.Repeat("1", 20), "Bearer " + fakeToken("b")})
-	line := "2026-01-02T03:04:05Z ERROR cannot connect to upstream https://api.example.com/v1: 401 unauthorized (retrying in 5s)"
-	b.ReportAllocs()
-	b.SetBytes(int64(len(line)))
-	for b.Loop() {
-		_ = red.clean(line)
-	}
-}
-
 func BenchmarkStderrTail(b *testing.B) {
 	tail := newStderrTail([]string{"docs", "memory", "github"})
 	line := []byte("[memory] " + strings.Repeat("log line text ", 8) + "\n")

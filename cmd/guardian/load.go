@@ -175,7 +175,7 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 			ps = append(ps, p)
 		}
 		if len(ps) == 0 {
-			ps = append(ps, problem{File: path, Kind: kindInvalid, Message: red.clean(err.Error())})
+			ps = append(ps, problem{File: path, Kind: kindInvalid, Message: red.Clean(err.Error())})
 		}
 		return fail(statusInvalid, ps...)
 	}
@@ -706,7 +706,7 @@ func failureReason(ctx context.Context, err error, timeout time.Duration, red *r
 	if errors.As(err, &me) {
 		msg = strings.TrimPrefix(msg, "mcpservers: server "+strconv.Quote(me.Server)+": ")
 	}
-	return red.clean(msg)
+	return red.Clean(msg)
 }
 
 // progress prints servers' progress while they connect, when stderr is a

@@ -4,21 +4,18 @@ import (
 	"bytes"
 	"cmp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
-	"github.com/guardian-agent/guardian-go/internal/secretforms"
-	"github.com/guardian-agent/guardian-go/refusals"
-	"github.com/guardian-agent/guardian-go/secrets"
+	"github.com/guardian-agent/guardian-go/internal/redact"
 )
 
 // A failed stdio server is reported with the last lines it wrote to its
 // standard error: usually the reason it failed. Those lines are the
 // server's own words and may quote what it was given (an environment
 // value, a token it rejected), so they are kept bounded and cleaned before
-// they are printed: see clean.
+// they are printed: see redact.Redactor.Clean.
 const (
 	tailLines   = 10  // lines kept per server
 	tailLineMax = 300 // bytes shown of a line, once cleaned
@@ -124,9 +121,9 @@ func (t *stderrTail) Tail(server string, r *redactor) []string {
 		}
 		s := l.s
 		if l.cut {
-			s = r.trimCut(s)
+			s = r.TrimCut(s)
 		}
-		out = append(out, strings.ToValidUTF8(shorten(r.clean(s), l.cut), "\uFFFD"))
+		out = append(out, strings.ToValidUTF8(shorten(r.Clean(s), l.cut), "\uFFFD"))
 	}
 	return out
 }
@@ -151,193 +148,21 @@ func shorten(s string, cut bool) string {
 }
 
 // redactor cleans text a server wrote, or an error that may quote what a
-// server was given, before it is printed.
-//
-// A value is found in the forms a server may print it in: as given,
-// upper- or lower-cased, percent-encoded (url.QueryEscape, url.PathEscape),
-// JSON-escaped (with and without HTML escapes, "/" as "\/"), all matched
-// without regard to ASCII case. A value of windowSecret bytes or more is
-// also found in part: any run of windowLen bytes of one of its forms (a
-// prefix, a half on a line of its own) is removed. The windows are kept in
-// a map and looked up once per position of the text, so the work is linear
-// in the text.
-type redactor struct {
-	values   []string            // the values used to connect: env, headers, resolved references
-	needles  []string            // folded forms of the values shorter than windowSecret
-	windows  map[string]struct{} // folded windowLen-byte runs of the forms of longer values
-	variants []string            // every folded form, for a line cut short
-}
+// server was given, before it is printed: the module's one redactor
+// (internal/redact), which mcpservers uses too.
+type redactor = redact.Redactor
 
-// minSecret is the shortest value redacted: shorter ones ("1", "true")
-// would mangle every line and are no credential.
-const minSecret = 6
-
-const (
-	windowSecret = 16 // values this long are also redacted in part
-	windowLen    = 12 // the shortest part of one redacted
-)
-
-const (
-	// redactedMark stands for a removed value. It is a placeholder the
-	// secrets checks accept, so that the line it is in is judged on what
-	// is left.
-	redactedMark = "<redacted>"
-	withheldLine = "[line withheld: it may hold a credential]"
-)
-
+// newRedactor returns a redactor that knows values, the values used to
+// connect (env and header values, what references resolved to).
 func newRedactor(values []string) *redactor {
-	r := &redactor{windows: map[string]struct{}{}}
-	seen := map[string]bool{}
-	forms := map[string]bool{}
-	for _, v := range values {
-		if len(v) < minSecret || seen[v] {
-			continue
-		}
-		seen[v] = true
-		r.values = append(r.values, v)
-		for _, f := range secretForms(v) {
-			f = secretforms.FoldASCII(f)
-			if forms[f] {
-				continue
-			}
-			forms[f] = true
-			r.variants = append(r.variants, f)
-			if len(f) < windowSecret {
-				r.needles = append(r.needles, f)
-				continue
-			}
-			for i := 0; i+windowLen <= len(f); i++ {
-				r.windows[f[i:i+windowLen]] = struct{}{}
-			}
-		}
-	}
-	// Longest first, so that a value containing another goes whole.
-	slices.SortStableFunc(r.values, longestFirst)
-	slices.SortStableFunc(r.needles, longestFirst)
+	r := redact.New()
+	r.LearnGiven(values...)
 	return r
 }
 
-// secretForms returns v in the forms a server may print it in.
-func secretForms(v string) []string {
-	var out []string
-	for _, b := range []string{v, strings.ToUpper(v), strings.ToLower(v)} {
-		out = append(out, secretforms.Of(b)...)
-	}
-	return out
-}
-
-// spans returns the merged byte ranges of s that hold a value, a form of
-// one, or a windowLen-byte run of one.
-func (r *redactor) spans(s string) [][2]int {
-	if len(r.needles) == 0 && len(r.windows) == 0 {
-		return nil
-	}
-	f := secretforms.FoldASCII(s)
-	var sp [][2]int
-	if len(r.windows) > 0 {
-		for i := 0; i+windowLen <= len(f); i++ {
-			if _, ok := r.windows[f[i:i+windowLen]]; ok {
-				if n := len(sp); n > 0 && sp[n-1][1] >= i {
-					sp[n-1][1] = i + windowLen
-				} else {
-					sp = append(sp, [2]int{i, i + windowLen})
-				}
-			}
-		}
-	}
-	for _, nd := range r.needles {
-		for off := 0; ; {
-			j := strings.Index(f[off:], nd)
-			if j < 0 {
-				break
-			}
-			sp = append(sp, [2]int{off + j, off + j + len(nd)})
-			off += j + 1
-		}
-	}
-	if len(r.needles) == 0 {
-		return sp
-	}
-	slices.SortFunc(sp, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
-	merged := sp[:0]
-	for _, x := range sp {
-		if n := len(merged); n > 0 && merged[n-1][1] >= x[0] {
-			merged[n-1][1] = max(merged[n-1][1], x[1])
-		} else {
-			merged = append(merged, x)
-		}
-	}
-	return merged
-}
-
-// replace returns s with every span of a value replaced by the mark.
-func (r *redactor) replace(s string) string {
-	sp := r.spans(s)
-	if len(sp) == 0 {
-		return s
-	}
-	var b strings.Builder
-	last := 0
-	for _, x := range sp {
-		b.WriteString(s[last:x[0]])
-		b.WriteString(redactedMark)
-		last = x[1]
-	}
-	b.WriteString(s[last:])
-	return b.String()
-}
-
-// trimCut drops from the end of s, a line cut short, any beginning of a
-// form of a value: too short to be found, it is the start of one.
-func (r *redactor) trimCut(s string) string {
-	f := secretforms.FoldASCII(s)
-	for _, v := range r.variants {
-		for k := min(len(v)-1, len(f)); k > 0; k-- {
-			if strings.HasSuffix(f, v[:k]) {
-				f, s = f[:len(f)-k], s[:len(s)-k]
-				break
-			}
-		}
-	}
-	return s
-}
-
-// clean returns s with every value the connection was given replaced,
-// every word the secrets checks refuse replaced, and nothing at all (a
-// note saying so) when what is left still looks like it holds a
-// credential, or still holds a value.
-func (r *redactor) clean(s string) string {
-	s = r.replace(s)
-	words := strings.Fields(s)
-	if err := secrets.CheckArgs("", words); err != nil {
-		for _, f := range refusals.All(err) {
-			toks, terr := refusals.Tokens(f.Pointer)
-			if terr != nil || len(toks) != 1 {
-				return withheldLine
-			}
-			i, aerr := strconv.Atoi(toks[0])
-			if aerr != nil || i < 0 || i >= len(words) {
-				return withheldLine
-			}
-			// Keep the name of an assignment: what was set, not to what.
-			key, _, isAssign := strings.Cut(words[i], "=")
-			if isAssign && !strings.ContainsAny(key, ":/@") {
-				words[i] = key + "=" + redactedMark
-			} else {
-				words[i] = redactedMark
-			}
-		}
-		s = strings.Join(words, " ")
-	}
-	// Whole-line shapes the words alone do not show ("Authorization:
-	// Bearer ..."), and values that survived (overlapping the marker).
-	if secrets.CheckArgs("", []string{s}) != nil {
-		return withheldLine
-	}
-	if len(r.spans(s)) > 0 {
-		return withheldLine
-	}
-	return s
-}
+const (
+	redactedMark = redact.LineMark
+	withheldLine = redact.WithheldLine
+)
 
 func longestFirst(a, b string) int { return cmp.Compare(len(b), len(a)) }

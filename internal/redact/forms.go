@@ -1,22 +1,29 @@
-// Package secretforms lists the forms in which a secret may be quoted back
-// in text (escaped for a URL or a JSON string), and folds ASCII case, for
-// the two redactors of this module: mcpservers' (errors) and the guardian
-// command's (stderr tails).
-package secretforms
+package redact
 
 import (
 	"bytes"
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strings"
 )
 
-// Of returns v and its escaped forms, in this order and with repeats (a
-// form that escapes nothing is v again): as it is, percent-encoded for a
+// forms returns v in the forms a text may quote it in, each once: as
+// given, upper- and lower-cased, and each of those percent-encoded for a
 // query and for a path, and JSON-escaped (the quotes stripped) with and
-// without HTML escapes (<, > and & as \u00XX), each of those with / as it
-// is and as \/.
-func Of(v string) []string {
+// without HTML escapes (<, > and & as \u00XX), / as it is and as \/.
+func forms(v string) []string {
+	var out []string
+	for _, c := range []string{v, strings.ToUpper(v), strings.ToLower(v)} {
+		out = append(out, escaped(c)...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// escaped returns v and its escaped forms, in this order and with repeats
+// (a form that escapes nothing is v again).
+func escaped(v string) []string {
 	out := []string{v, url.QueryEscape(v), url.PathEscape(v)}
 	for _, html := range []bool{true, false} {
 		j := jsonEscape(v, html)
@@ -35,9 +42,9 @@ func jsonEscape(s string, html bool) string {
 	return strings.TrimSuffix(strings.TrimPrefix(out, `"`), `"`)
 }
 
-// FoldASCII lower-cases the ASCII letters of s alone, keeping every byte
+// foldASCII lower-cases the ASCII letters of s alone, keeping every byte
 // where it is (so that offsets into the result are offsets into s).
-func FoldASCII(s string) string {
+func foldASCII(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; 'A' <= c && c <= 'Z' {
 			b := []byte(s)
