@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -539,7 +538,6 @@ func escapeJSONHard(s string) string {
 // 127.0.0.1, for the test's lifetime.
 type httpServers struct {
 	streamable, sse string
-	requests        chan *http.Request // every request seen, when not nil
 }
 
 func startHTTP(t testing.TB, streamableOpts ...server.StreamableHTTPOption) *httpServers {

@@ -74,18 +74,38 @@ type recording struct {
 	servers  []serverReport
 	problems []problem
 	def      *definition.Definition // nil unless recorded
+
+	ptrs []string // the config pointer of each of servers
+}
+
+// fail makes the recording's status at least status, and adds ps.
+func (rec *recording) fail(status string, ps ...problem) *recording {
+	rec.status = worse(rec.status, status)
+	rec.problems = append(rec.problems, ps...)
+	return rec
+}
+
+// report is the report of the config's server s.
+func (rec *recording) report(s mcpconfig.Server) *serverReport {
+	return &rec.servers[slices.Index(rec.ptrs, s.Pointer)]
+}
+
+// skip marks the servers as not started, and why.
+func (rec *recording) skip(servers []mcpconfig.Server, why string) {
+	for _, s := range servers {
+		r := rec.report(s)
+		r.Status, r.Reason = serverSkipped, why
+	}
 }
 
 // recordConfig records the config at path. It returns a recording whose
 // def is set when a definition was built: always when the status is ok,
-// and with --keep-going when only some servers failed.
+// and with --keep-going when only some servers failed. Its steps: read
+// the config, pick its servers, refuse what cannot be recorded before
+// starting anything, resolve the connections, load the servers' tools,
+// refuse a tool name two servers offer, build.
 func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOptions) *recording {
 	rec := &recording{status: statusOK, servers: []serverReport{}, problems: []problem{}}
-	fail := func(status string, ps ...problem) *recording {
-		rec.status = worse(rec.status, status)
-		rec.problems = append(rec.problems, ps...)
-		return rec
-	}
 
 	// A config refused for its shape alone (args that are not strings) is
 	// read on, so that its other refusals are reported with it; it never
@@ -97,33 +117,17 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 		if refused && !hasKind(ps, kindInvalid, kindUnreadable) {
 			status = statusRefused
 		}
-		return fail(status, ps...)
+		return rec.fail(status, ps...)
 	}
 	base, err := configDirs(path)
 	if err != nil {
-		return fail(statusInvalid, problem{File: path, Kind: kindUnreadable, Message: "cannot locate the file: " + err.Error()})
+		return rec.fail(statusInvalid, problem{File: path, Kind: kindUnreadable, Message: "cannot locate the file: " + err.Error()})
 	}
-
 	selected, err := selectServers(cfg, o.servers)
 	if err != nil {
-		return fail(statusUsage, problem{File: path, Kind: kindUsage, Message: err.Error()})
+		return rec.fail(statusUsage, problem{File: path, Kind: kindUsage, Message: err.Error()})
 	}
-	ptrs := make([]string, 0, len(cfg.Servers)) // the pointer of each of rec.servers
-	for _, s := range cfg.Servers {
-		r := serverReport{Name: s.Label(), Transport: string(s.Transport), Status: serverOK}
-		ptrs = append(ptrs, s.Pointer)
-		switch {
-		case slices.ContainsFunc(selected, func(x mcpconfig.Server) bool { return x.Pointer == s.Pointer }):
-		case o.servers == nil:
-			r.Status, r.Reason = serverSkipped, "disabled in the config"
-		default:
-			r.Status, r.Reason = serverSkipped, "not in --servers"
-		}
-		rec.servers = append(rec.servers, r)
-	}
-	report := func(s mcpconfig.Server) *serverReport {
-		return &rec.servers[slices.Index(ptrs, s.Pointer)]
-	}
+	rec.listServers(cfg, selected, o.servers != nil)
 
 	// Refuse what cannot be recorded before starting anything: a server
 	// should not be run with a command line the definition refuses.
@@ -132,52 +136,92 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 		refused = append(refused, refusalProblem(path, r))
 	}
 	if len(refused) > 0 || shapeErr != nil {
-		for _, s := range selected {
-			r := report(s)
-			r.Status, r.Reason = serverSkipped, "not started: the config is refused"
-		}
-		return fail(statusRefused, refused...)
+		rec.skip(selected, "not started: the config is refused")
+		return rec.fail(statusRefused, refused...)
 	}
 
+	r, unset := resolveServers(e, path, base, selected, o.timeout)
+	if len(unset) > 0 {
+		rec.skip(selected, "not started: the config cannot be resolved")
+		return rec.fail(statusInvalid, unset...)
+	}
+	tools, ok := rec.load(ctx, e, cmd, path, selected, r, o)
+	if !ok {
+		return rec
+	}
+	if clashes := toolClashes(path, tools); len(clashes) > 0 {
+		return rec.fail(statusRefused, clashes...)
+	}
+	return rec.build(tools, o)
+}
+
+// listServers reports every server of the config: those selected as ok
+// until they fail, the others skipped, and why.
+func (rec *recording) listServers(cfg *mcpconfig.Config, selected []mcpconfig.Server, bySelection bool) {
+	for _, s := range cfg.Servers {
+		r := serverReport{Name: s.Label(), Transport: string(s.Transport), Status: serverOK}
+		rec.ptrs = append(rec.ptrs, s.Pointer)
+		switch {
+		case slices.ContainsFunc(selected, func(x mcpconfig.Server) bool { return x.Pointer == s.Pointer }):
+		case !bySelection:
+			r.Status, r.Reason = serverSkipped, "disabled in the config"
+		default:
+			r.Status, r.Reason = serverSkipped, "not in --servers"
+		}
+		rec.servers = append(rec.servers, r)
+	}
+}
+
+// resolved is the selected servers made ready to start: their
+// connections and records by name, and the redactor of every value their
+// references stood for.
+type resolved struct {
+	conns   map[string]mcpservers.Connection
+	records map[string]definition.Server
+	red     *redactor
+}
+
+// resolveServers resolves the selected servers' references and paths;
+// the problems are what could not be resolved.
+func resolveServers(e *env, path, base string, selected []mcpconfig.Server, timeout time.Duration) (*resolved, []problem) {
 	vars, used := newVars(e, base)
-	conns := map[string]mcpservers.Connection{}
-	records := map[string]definition.Server{}
+	r := &resolved{conns: map[string]mcpservers.Connection{}, records: map[string]definition.Server{}}
 	var unset []problem
 	for _, s := range selected {
-		c, ps := connection(s, vars, used, path, base, o.timeout)
+		c, ps := connection(s, vars, used, path, base, timeout)
 		if len(ps) > 0 {
 			unset = append(unset, ps...)
 			continue
 		}
-		conns[s.Name] = c
-		records[s.Name] = recordedServer(s)
+		r.conns[s.Name] = c
+		r.records[s.Name] = recordedServer(s)
 	}
-	if len(unset) > 0 {
-		for _, s := range selected {
-			r := report(s)
-			r.Status, r.Reason = serverSkipped, "not started: the config cannot be resolved"
-		}
-		return fail(statusInvalid, unset...)
-	}
-	red := newRedactor(used.values())
+	r.red = newRedactor(used.values())
+	return r, unset
+}
 
+// load starts the selected servers and loads their tools, reporting each
+// server's outcome. ok is false when the recording ends here: a client
+// that cannot be made, an interrupt, or a failed server without
+// --keep-going.
+func (rec *recording) load(ctx context.Context, e *env, cmd, path string, selected []mcpconfig.Server, r *resolved, o *recordOptions) (tools []definition.Tool, ok bool) {
 	serverNames := make([]string, len(selected))
 	for i, s := range selected {
 		serverNames[i] = s.Name
 	}
 	tail := newStderrTail(serverNames)
-	client, err := mcpservers.NewClient(conns, &mcpservers.ClientOptions{PrefixToolNames: o.prefix, Stderr: tail})
+	client, err := mcpservers.NewClient(r.conns, &mcpservers.ClientOptions{PrefixToolNames: o.prefix, Stderr: tail})
 	if err != nil {
 		var ps []problem
-		for _, r := range refusals.All(err) {
-			p := refusalProblem(path, r)
-			p.Pointer = configPointer(selected, conns, r.Pointer)
-			ps = append(ps, p)
+		moved := refusals.Relocate(err, func(p string) string { return configPointer(selected, r.conns, p) })
+		for _, re := range refusals.All(errors.Join(moved...)) {
+			ps = append(ps, refusalProblem(path, re))
 		}
 		if len(ps) == 0 {
-			ps = append(ps, problem{File: path, Kind: kindInvalid, Message: red.Clean(err.Error())})
+			ps = append(ps, problem{File: path, Kind: kindInvalid, Message: r.red.Clean(err.Error())})
 		}
-		return fail(statusInvalid, ps...)
+		rec.fail(statusInvalid, ps...)
+		return nil, false
 	}
 	defer client.Close()
 
@@ -185,16 +229,13 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 	if e.progress {
 		prog.w = e.stderr
 	}
-	loaded := loadTools(ctx, client, selected, o.timeout, prog, red)
-
-	var tools []definition.Tool
-	offeredBy := map[string][]string{}
+	loaded := loadTools(ctx, client, selected, o.timeout, prog, r.red)
 	for i, s := range selected {
-		l, r := loaded[i], report(s)
+		l, rep := loaded[i], rec.report(s)
 		if l.err != nil {
-			r.Status, r.Reason = serverFailed, l.reason
+			rep.Status, rep.Reason = serverFailed, l.reason
 			if s.Transport == mcpconfig.Stdio {
-				r.Stderr = tail.Tail(s.Name, red)
+				rep.Stderr = tail.Tail(s.Name, r.red)
 			}
 			if l.interrupted {
 				rec.status = worse(rec.status, statusInterrupted)
@@ -203,18 +244,26 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 			}
 			continue
 		}
-		r.Tools = len(l.tools)
+		rep.Tools = len(l.tools)
 		for _, t := range l.tools {
-			tools = append(tools, &configTool{Tool: t, server: records[s.Name]})
-			offeredBy[t.Name()] = append(offeredBy[t.Name()], s.Label())
+			tools = append(tools, &configTool{Tool: t, server: r.records[s.Name], label: s.Label()})
 		}
 	}
 	if rec.status == statusInterrupted || rec.status == statusFailed && !o.keepGoing {
-		return rec
+		return nil, false
 	}
+	return tools, true
+}
 
-	// Two servers offering one tool name: say which, and how to record
-	// them both, rather than Build's refusal at a document pointer.
+// toolClashes refuses a tool name that two servers offer: it says which,
+// and how to record them both, rather than Build's refusal at a document
+// pointer.
+func toolClashes(path string, tools []definition.Tool) []problem {
+	offeredBy := map[string][]string{}
+	for _, t := range tools {
+		ct := t.(*configTool)
+		offeredBy[ct.Name()] = append(offeredBy[ct.Name()], ct.label)
+	}
 	var clashes []problem
 	for _, name := range sortedKeys(offeredBy) {
 		if by := offeredBy[name]; len(by) > 1 {
@@ -225,10 +274,11 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 			})
 		}
 	}
-	if len(clashes) > 0 {
-		return fail(statusRefused, clashes...)
-	}
+	return clashes
+}
 
+// build builds the definition of tools and exports its document once.
+func (rec *recording) build(tools []definition.Tool, o *recordOptions) *recording {
 	def, err := definition.Build(&definition.Agent{Name: o.name, Tools: tools}, &definition.Options{Exclude: o.exclude})
 	if err != nil {
 		status := statusRefused
@@ -239,7 +289,7 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 				status = statusUsage
 			}
 		}
-		return fail(status, ps...)
+		return rec.fail(status, ps...)
 	}
 	// The document is validated on first export: export it here, so that
 	// no caller ever writes or compares a definition that has none.
@@ -251,7 +301,7 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 		if len(ps) == 0 {
 			ps = append(ps, problem{Kind: kindInvalid, Message: err.Error()})
 		}
-		return fail(statusRefused, ps...)
+		return rec.fail(statusRefused, ps...)
 	}
 	rec.def = def
 	return rec
@@ -384,6 +434,7 @@ func recordedServer(s mcpconfig.Server) definition.Server {
 type configTool struct {
 	*mcpservers.Tool
 	server definition.Server
+	label  string // the server as the config names it
 }
 
 // MCPRecord is the tool's record, with the config's server.
@@ -693,7 +744,8 @@ func loadTools(ctx context.Context, client *mcpservers.Client, servers []mcpconf
 }
 
 // failureReason says why a server's tools could not be loaded, in a line
-// that never holds a value it was given.
+// that never holds a value it was given: for each of mcpservers' errors,
+// what failed, its kind and its detail (the report names the server).
 func failureReason(ctx context.Context, err error, timeout time.Duration, red *redactor) string {
 	switch {
 	case ctx.Err() != nil:
@@ -701,12 +753,56 @@ func failureReason(ctx context.Context, err error, timeout time.Duration, red *r
 	case errors.Is(err, context.DeadlineExceeded):
 		return "timed out after " + timeout.String() + " (--timeout)"
 	}
-	msg := err.Error()
-	var me *mcpservers.Error
-	if errors.As(err, &me) {
-		msg = strings.TrimPrefix(msg, "mcpservers: server "+strconv.Quote(me.Server)+": ")
+	var reasons []string
+	for _, me := range mcpErrors(err) {
+		reasons = append(reasons, opReason(me))
 	}
-	return red.Clean(msg)
+	if len(reasons) == 0 {
+		return red.Clean(err.Error())
+	}
+	return red.Clean(strings.Join(reasons, "; "))
+}
+
+// mcpErrors are the *mcpservers.Error in err's tree, not looking into
+// their causes.
+func mcpErrors(err error) []*mcpservers.Error {
+	switch x := err.(type) {
+	case nil:
+		return nil
+	case *mcpservers.Error:
+		return []*mcpservers.Error{x}
+	case interface{ Unwrap() []error }:
+		var out []*mcpservers.Error
+		for _, e := range x.Unwrap() {
+			out = append(out, mcpErrors(e)...)
+		}
+		return out
+	case interface{ Unwrap() error }:
+		return mcpErrors(x.Unwrap())
+	}
+	return nil
+}
+
+// opReason is an error of one server without the server: "connect: cannot
+// connect: server exited: exit status 3".
+func opReason(e *mcpservers.Error) string {
+	var b strings.Builder
+	if e.Op != "" {
+		b.WriteString(e.Op)
+		if e.Tool != "" {
+			b.WriteString(" " + strconv.Quote(e.Tool))
+		}
+		b.WriteString(": ")
+	}
+	if e.Kind != nil {
+		b.WriteString(e.Kind.Error())
+	} else {
+		b.WriteString("failed")
+	}
+	if d := e.Detail(); d != "" {
+		b.WriteString(": " + d)
+	}
+	return b.String()
 }
 
 // progress prints servers' progress while they connect, when stderr is a
