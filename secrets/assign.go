@@ -85,6 +85,122 @@ func scanAssignments(s string, found report) {
 	if strings.Contains(s, "SetEnvironmentVariable") {
 		scanSetEnv(s, found)
 	}
+	if strings.IndexByte(s, '\n') >= 0 {
+		scanConfigLines(s, found)
+	}
+	if strings.IndexByte(s, '<') >= 0 {
+		scanXML(s, found)
+	}
+}
+
+// scanConfigLines reads each line of a multi-line value as a line of a
+// config file: YAML's key: value, INI's, TOML's and .properties' key =
+// value, unquoted, to the end of the line (a trailing " #" or " ;"
+// comment left out). Quoted values and key=value are the other scans'.
+func scanConfigLines(s string, found report) {
+	for s != "" {
+		line := s
+		if j := strings.IndexByte(s, '\n'); j >= 0 {
+			line, s = s[:j], s[j+1:]
+		} else {
+			s = ""
+		}
+		line = strings.TrimRight(strings.TrimLeft(line, " \t-"), " \t\r")
+		n := 0
+		for n < len(line) && n <= maxName && (isAlnum(line[n]) || strings.IndexByte("_.-", line[n]) >= 0) {
+			n++
+		}
+		if n == 0 || n > maxName {
+			continue
+		}
+		rest := strings.TrimLeft(line[n:], " \t")
+		if rest == "" || (rest[0] != ':' && rest[0] != '=') {
+			continue
+		}
+		v := strings.TrimLeft(rest[1:], " \t")
+		if v == "" || v[0] == '"' || v[0] == '\'' || v[0] == '|' || v[0] == '>' || v[0] == '&' || v[0] == '*' {
+			continue // quoted (the pair scans'), a block scalar or an anchor
+		}
+		for _, c := range [...]string{" #", " ;", "\t#"} {
+			if j := strings.Index(v, c); j >= 0 {
+				v = strings.TrimRight(v[:j], " \t")
+			}
+		}
+		if st := classifyName(line[:n]); st != notSecret {
+			if sec, ok := judge(st, v); ok {
+				found(ruleCredentialAssignment, sec)
+			}
+		}
+	}
+}
+
+// scanXML finds credentials in XML: an element named for one
+// (<password>VALUE</password>) and .NET's appSettings entries
+// (<add key="ApiKey" value="VALUE"/>). Attributes (password="VALUE") are
+// assignments, which scanAssignments reads.
+func scanXML(s string, found report) {
+	for off := 0; ; {
+		i := strings.Index(s[off:], "</")
+		if i < 0 {
+			break
+		}
+		end := off + i
+		off = end + 2
+		n := 0
+		for off+n < len(s) && n <= maxName && (isAlnum(s[off+n]) || strings.IndexByte("_.-:", s[off+n]) >= 0) {
+			n++
+		}
+		if n == 0 || n > maxName || off+n >= len(s) || s[off+n] != '>' {
+			continue
+		}
+		name := s[off : off+n]
+		st := classifyName(name)
+		if st == notSecret {
+			continue
+		}
+		// The element's text: back to its opening tag, <name> or <name …>.
+		lo := max(0, end-maxValue)
+		open := strings.LastIndexByte(s[lo:end], '>')
+		if open < 0 {
+			continue
+		}
+		open += lo
+		tag := strings.LastIndexByte(s[max(0, open-maxName-64):open], '<')
+		if tag < 0 {
+			continue
+		}
+		tag += max(0, open-maxName-64)
+		if t := s[tag+1 : open]; !strings.HasPrefix(t, name) || (len(t) > n && t[n] != ' ' && t[n] != '\t') {
+			continue
+		}
+		if sec, ok := judge(st, s[open+1:end]); ok {
+			found(ruleCredentialAssignment, sec)
+		}
+	}
+	for off := 0; ; {
+		i := strings.Index(s[off:], `key="`)
+		if i < 0 {
+			return
+		}
+		off += i + len(`key="`)
+		name, rest, ok := quotedArg(s[off-1:])
+		if !ok {
+			continue
+		}
+		j := strings.Index(rest[:min(len(rest), 64)], `value="`)
+		if j < 0 {
+			continue
+		}
+		value, _, ok := quotedArg(rest[j+len(`value=`):])
+		if !ok {
+			continue
+		}
+		if st := classifyName(name); st != notSecret {
+			if sec, ok := judge(st, value); ok {
+				found(ruleCredentialAssignment, sec)
+			}
+		}
+	}
 }
 
 // scanSetEnv finds PowerShell's and .NET's
@@ -191,28 +307,41 @@ func scanQuotedPairs(s string, found report) {
 		}
 		c := off + i
 		off = c + 1
-		// The key: a quoted string ending just before the colon.
+		// The key: a quoted string ending just before the colon, or a
+		// JavaScript object literal's bare identifier ({apiKey: "…"}).
 		k := c - 1
 		for k >= 0 && (s[k] == ' ' || s[k] == '\t') {
 			k--
 		}
-		if k < 1 || (s[k] != '"' && s[k] != '\'') {
-			continue
+		var key string
+		if k >= 0 && (isAlnum(s[k]) || s[k] == '_' || s[k] == '$') {
+			ks := k
+			for ks > 0 && k-ks < maxName && (isAlnum(s[ks-1]) || s[ks-1] == '_' || s[ks-1] == '$') {
+				ks--
+			}
+			if ks > 0 && strings.IndexByte("{, \t\n\r", s[ks-1]) < 0 {
+				continue
+			}
+			key = s[ks : k+1]
+		} else {
+			if k < 1 || (s[k] != '"' && s[k] != '\'') {
+				continue
+			}
+			q := s[k]
+			lo := k - maxName - 1
+			if lo < 0 {
+				lo = 0
+			}
+			ks := strings.LastIndexByte(s[lo:k], q)
+			if ks < 0 {
+				continue
+			}
+			ks += lo
+			if k-ks-1 == 0 {
+				continue
+			}
+			key = s[ks+1 : k]
 		}
-		q := s[k]
-		lo := k - maxName - 1
-		if lo < 0 {
-			lo = 0
-		}
-		ks := strings.LastIndexByte(s[lo:k], q)
-		if ks < 0 {
-			continue
-		}
-		ks += lo
-		if k-ks-1 == 0 {
-			continue
-		}
-		key := s[ks+1 : k]
 		st := classifyName(key)
 		if h := headerStrength(key); h > st {
 			st = h
@@ -226,7 +355,7 @@ func scanQuotedPairs(s string, found report) {
 		if strings.HasPrefix(v, `\"`) {
 			v = v[1:] // JSON escaped once too often: {\"apiKey\":\"…\"}
 		}
-		if v == "" || (v[0] != '"' && v[0] != '\'') {
+		if v == "" || (v[0] != '"' && v[0] != '\'' && v[0] != '`') {
 			continue
 		}
 		end := closingQuote(v[1:], v[0])

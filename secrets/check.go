@@ -26,10 +26,12 @@ func CheckURL(pointer, rawURL string) error {
 		// user:pass@host/db is not waved through.
 		checkURL("", rawURL, true, f.add)
 	}
+	scanLooseURLs(rawURL, f.add)
 	scanTokensDecoded(rawURL, f.add)
 	scanAuthSchemes(rawURL, f.add)
 	scanBase64(rawURL, f.add) // ?config=<base64 JSON with the key in it>
 	scanRefDefaults(rawURL, f.addRefDefault)
+	scanDecodedViews(rawURL, f.add) // ?config=%7B%22apiKey%22…
 	var errs []error
 	f.flush(pointer, &errs)
 	return refusals.Join(errs...)
@@ -62,15 +64,21 @@ func CheckArgs(pointer string, args []string) error {
 // and in its percent-decoded form (decoded once: key%3Dghp_… and ghp%5F…
 // are tokens), and in each base64 run of 40 or more characters that
 // decodes to text (a base64 token, or base64 JSON holding one); base64 is
-// read for those rules only. It is for free text a
-// definition records, such as a system prompt, a description or a
-// schema's strings, where CheckArgs' rules about flags, assignments and
-// URL parameters would misread prose. Each finding is a *refusals.Error at
-// pointer; the result is nil or their refusals.Join.
+// read for those rules only. It also refuses what a server could echo
+// into prose from an env value of any name: a URL's or DSN's password, a
+// connection string's Password=, a credential-named assignment, JSON
+// member or query parameter, a credential header line, a Bearer or Basic
+// credential; each unless the value only describes a credential (a
+// placeholder, a reference, or a word such as "password" that names one).
+// It is for free text a definition records, such as a system prompt, a
+// description or a schema's strings, where CheckArgs' rules about flags
+// and positional words would misread prose. Each finding is a
+// *refusals.Error at pointer; the result is nil or their refusals.Join.
 func CheckText(pointer, text string) error {
 	var f findings
 	scanTokensDecoded(text, f.add)
 	scanBase64Tokens(text, f.add)
+	scanProse(text, f.add)
 	if !f.any() {
 		return nil
 	}
@@ -222,6 +230,8 @@ func wholeScans(s string, f *findings) {
 	scanAuthSchemes(s, f.add)
 	scanBase64(s, f.add)
 	scanRefDefaults(s, f.addRefDefault)
+	scanDecodedViews(s, f.add)
+	scanHeaderLines(s, f.add)
 }
 
 // pending is what the previous word left for this one.
@@ -239,6 +249,8 @@ const (
 	pendUserPassGuess         // -u or --user with no program known: user:password, judged strictly
 	pendSetName               // setx, set -x, git config: this word may name a variable
 	pendSetValue              // setx API_KEY: this word is the credential assigned
+	pendSMBUser               // smbclient -U: user%password
+	pendLFTPUser              // lftp -u: user,password
 )
 
 // seq carries what one word tells about the next, through a list of
@@ -273,7 +285,9 @@ func (s *seq) argWords(a string, f *findings) {
 	if strings.ContainsAny(a, " \t\n") {
 		// "Name: value" as a whole argument is a header, unless it is
 		// the value of an ordinary flag (--title "Token: overview").
-		if name, value, ok := splitHeader(a); ok && s.pend != pendFlagValue {
+		// A header is one line: "auth:\n  type: …" is YAML, whose lines
+		// scanConfigLines reads.
+		if name, value, ok := splitHeader(a); ok && s.pend != pendFlagValue && !strings.ContainsAny(value, "\n\r") {
 			if sec, ok := headerSecretOf(headerStrength(name), value); ok {
 				f.add(ruleHeaderCredential, sec)
 			}
@@ -555,6 +569,14 @@ func (s *seq) value(w string, f *findings) bool {
 		if pw := userPasswordOf(w); pw != "" {
 			f.add(ruleCredentialFlag, pw)
 		}
+	case pendSMBUser:
+		if pw := smbPassword(w); pw != "" {
+			f.add(ruleCredentialFlag, pw)
+		}
+	case pendLFTPUser:
+		if pw := lftpPassword(w); pw != "" {
+			f.add(ruleCredentialFlag, pw)
+		}
 	case pendUserPassGuess:
 		if isFlagWord(w) {
 			return false
@@ -652,6 +674,12 @@ func (s *seq) word1(w string, f *findings) {
 			return
 		}
 	}
+	if s.prog == progFreeRDP && strings.HasPrefix(w, "/p:") {
+		if sec, ok := judge(strong, w[3:]); ok {
+			f.add(ruleCredentialFlag, sec) // xfreerdp /p:SECRET
+		}
+		return
+	}
 	name, val, hasVal, isFlag := flagName(w)
 	if !isFlag {
 		s.positional(w, f)
@@ -660,7 +688,7 @@ func (s *seq) word1(w string, f *findings) {
 	// A program's short password flags: mysql -pSECRET, sshpass -p SECRET.
 	// short is the flag's letter and all that is attached to it, '=' and
 	// '/' included: mysql takes -pPass=word/1 whole.
-	if short := w[1:]; w[1] != '-' {
+	if short := w[1:]; w[0] == '-' && w[1] != '-' {
 		sep, att := shortPassword(s.prog, short[0], s.login)
 		if len(short) == 1 && sep {
 			s.pend = pendPassword
@@ -676,8 +704,21 @@ func (s *seq) word1(w string, f *findings) {
 			f.add(ruleCredentialFlag, short[1:])
 			return
 		}
-		if name == "u" && s.prog == progCurl {
-			s.pend = pendUserPass
+		if (short[0] == 'u' && s.prog == progCurl) || (short[0] == 'a' && s.prog == progHTTPie) {
+			// curl -u user:pw, -uuser:pw; HTTPie -a user:pw, -auser:pw.
+			if len(short) == 1 {
+				s.pend = pendUserPass
+			} else if pw := userPasswordOf(short[1:]); pw != "" {
+				f.add(ruleCredentialFlag, pw)
+			}
+			return
+		}
+		if short[0] == 'u' && s.prog == progLFTP {
+			if len(short) == 1 {
+				s.pend = pendLFTPUser
+			} else if pw := lftpPassword(short[1:]); pw != "" {
+				f.add(ruleCredentialFlag, pw)
+			}
 			return
 		}
 		if name == "u" && s.prog == progNone {
@@ -688,11 +729,12 @@ func (s *seq) word1(w string, f *findings) {
 			if pw := smbPassword(short[1:]); len(short) > 1 && pw != "" {
 				f.add(ruleCredentialFlag, pw)
 			} else if len(short) == 1 {
-				s.pend = pendUserPass
+				s.pend = pendSMBUser
 			}
 			return
 		}
 	}
+
 	if isHeaderFlag(name) {
 		if hasVal {
 			s.pend = pendHeader
@@ -754,7 +796,7 @@ func (s *seq) positional(w string, f *findings) {
 		s.prog, s.login = p, false
 		return
 	}
-	if s.prog == progDocker && w == "login" {
+	if (s.prog == progDocker || s.prog == progAz) && w == "login" {
 		s.login = true
 	}
 	// setx NAME VALUE, set -x NAME VALUE (fish), launchctl setenv, git
@@ -931,6 +973,16 @@ func (s *seq) oraclePassword(w string) string {
 
 // oracleIdentChar: a character of an Oracle user name.
 func oracleIdentChar(c byte) bool { return isAlnum(c) || c == '_' || c == '$' || c == '#' }
+
+// lftpPassword returns the password of lftp's user,password, or "".
+func lftpPassword(v string) string {
+	i := strings.IndexByte(v, ',')
+	if i <= 0 || i == len(v)-1 {
+		return ""
+	}
+	sec, _ := judge(strong, v[i+1:])
+	return sec
+}
 
 // smbPassword returns the password of user%password, or "".
 func smbPassword(v string) string {

@@ -852,6 +852,7 @@ func corpusCases(g *corpusGen) []corpusCase {
 	corpusCloudFront(b)
 	corpusEncodedTokens(b)
 	corpusEncodedTokensBenign(b)
+	corpusHardening(b)
 	return b.cases
 }
 
@@ -2649,7 +2650,7 @@ func corpusEscapedParamsBenign(b *corpusBuilder) {
 		"https://api.example.com/v1?%6Beyword=password",
 		"https://api.example.com/v1?%zzoken=abc123",
 		"https://api.example.com/v1?%2574oken=abc123",
-		"https://api.example.com/v1?tok%6=abc123",
+		"https://api.example.com/v1?top%6=abc123", // a malformed escape: read as written (tok%6 would be a truncated token name now)
 		"https://api.example.com/v1?%6Bey=name",
 		"https://api.example.com/v1?%74oken=${MCP_TOKEN}",
 		"https://api.example.com/v1?%61pi_key=YOUR_API_KEY",

@@ -143,7 +143,11 @@ func TestCredentialsCorpus(t *testing.T) {
 // long, never 1600 (hostile repetitions of every opener). The bound, ten
 // times the linear ratio, leaves room for a busy machine and -race.
 func TestCredentialsLinear(t *testing.T) {
-	for _, unit := range []string{"a://u:p@", "password=", "${A:-", `"token":"`, "Bearer ", "-----BEGIN PRIVATE KEY-----", "%41", "ghp_", "@//", "u:p@h.io "} {
+	for _, unit := range []string{
+		"a://u:p@", "password=", "${A:-", `"token":"`, "Bearer ", "-----BEGIN PRIVATE KEY-----", "%41", "ghp_", "@//", "u:p@h.io ",
+		"</password>", "\npassword: x", `key="a" value="`, "https:/u:p@", `\u0041\/`, "${API_KEY:-${", "X-API-Key: ", "%7B%22a",
+		"{apiKey: '", "bearer token ", "\u2014password ", "-----BEGIN PRIVATE KEY-----\nProc-Type: x\n",
+	} {
 		small := strings.Repeat(unit, 500)
 		big := strings.Repeat(unit, 20000)
 		ts := timeIt(func() { secrets.Credentials(small) })

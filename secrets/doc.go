@@ -48,6 +48,11 @@
 // user/password@//host; keys in the paths of RPC providers' URLs; Bearer
 // and Basic credentials; PEM private keys; tokens of well-known formats
 // anywhere; and long random key material standing alone as an argument.
+// Structured text in an argument is read as what it is: JSON (its escapes
+// undone), JavaScript object literals, YAML, INI and TOML lines, XML, and
+// base64 of UTF-8 or UTF-16LE (powershell -EncodedCommand). URLs are read
+// as browsers read them (https:/user:pw@host has a password), and a flag
+// typed with an en or em dash is the flag.
 //
 // # What is accepted
 //
@@ -58,7 +63,9 @@
 // literal default (${KEY:-value}) is judged by its default. Names of
 // Secret objects (auth.existingSecret=name, --secret-name), publishable
 // keys (pk_live_..., pk.eyJ...), Twilio SIDs and placeholders of dots
-// (sk-...) are accepted too. Flags that say
+// (sk-...) are accepted too, as are the example keys vendors publish
+// (AWS's …EXAMPLE keys, zero- and X-filled bodies, Slack's zero-filled
+// webhook) and a PEM header with no key after it. Flags that say
 // where a secret lives or how auth works (--api-key-file, --token-env,
 // --password-stdin, --auth-type, --no-auth), a credential flag with no
 // value, a user name alone (git@github.com:org/repo.git), placeholders

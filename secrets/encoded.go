@@ -90,9 +90,34 @@ func decodeText(run string) (string, bool) {
 		if printable(b) {
 			return string(b), true
 		}
+		// PowerShell's -EncodedCommand is base64 of UTF-16LE: ASCII
+		// text with a zero after each byte.
+		if t, ok := utf16LE(b); ok && printable(t) {
+			return string(t), true
+		}
 		return "", false
 	}
 	return "", false
+}
+
+// utf16LE reports whether b reads as UTF-16LE text of mostly ASCII
+// characters, and returns it narrowed to one byte a character (others
+// become '?').
+func utf16LE(b []byte) ([]byte, bool) {
+	if len(b) < 4 || len(b)%2 != 0 {
+		return nil, false
+	}
+	t := make([]byte, len(b)/2)
+	wide := 0
+	for i := range t {
+		lo, hi := b[2*i], b[2*i+1]
+		if hi != 0 || lo >= 0x80 {
+			wide++
+			lo = '?'
+		}
+		t[i] = lo
+	}
+	return t, wide*20 <= len(t)
 }
 
 // printable: at least 95% of the bytes are printable ASCII or whitespace,
@@ -212,6 +237,124 @@ func scanTokensDecoded(s string, found report) {
 		}
 		found(r, s[from[k]:from[k+len(secret)]])
 	})
+}
+
+// scanView runs scan over view, a decoded form of s in which decoded byte
+// k is written at s[from[k]] (from has one more entry, for the end),
+// reporting each secret found as the text of s that encodes it.
+func scanView(s, view string, from []int, scan func(string, report), found report) {
+	scan(view, func(r rule, secret string) {
+		k, ok := offsetIn(view, secret)
+		if !ok {
+			found(r, s) // decoded again inside the view (base64): the whole value
+			return
+		}
+		found(r, s[from[k]:from[k+len(secret)]])
+	})
+}
+
+// viewScans are the whole-string scans that a decoded view of a value
+// gets: a JSON string's escapes (https:\/\/u:pw@h, "ghp\u005f…") and
+// percent escapes (?config=%7B%22apiKey%22…) hide from the scans of the
+// text as written what a program that decodes the value reads.
+func viewScans(s string, found report) {
+	scanTokens(s, found)
+	scanURLs(s, found)
+	scanAssignments(s, found)
+	scanAuthSchemes(s, found)
+}
+
+// percentViewScans are the scans of a value's percent-decoded form beyond
+// its tokens (scanTokensDecoded's): assignments and JSON members
+// (?config=%7B%22apiKey%22%3A…) and auth schemes. URLs are not read
+// there: %DB_USER%:%DB_PASSWORD%@db is a URL of Windows references, whose
+// %DB decodes to a byte.
+func percentViewScans(s string, found report) {
+	scanAssignments(s, found)
+	scanAuthSchemes(s, found)
+}
+
+// scanDecodedViews runs viewScans over the JSON-unescaped form of s, and
+// percentViewScans over its percent-decoded form, when s has such escapes.
+func scanDecodedViews(s string, found report) {
+	if d, from, ok := jsonUnescaped(s); ok {
+		scanView(s, d, from, viewScans, found)
+	}
+	if d, ok := percentDecoded(s); ok {
+		scanView(s, d, decodedFrom(s, len(d)), percentViewScans, found)
+	}
+}
+
+// jsonUnescaped decodes the escapes of JSON strings in s (\/ \" \\ \n \t
+// \r \b \f and \uXXXX for ASCII), once, and reports whether there was
+// one; from maps the result back to s as in scanView. Other escapes and
+// non-ASCII \u escapes are left as written. The result is only scanned,
+// never printed.
+func jsonUnescaped(s string) (string, []int, bool) {
+	i := strings.IndexByte(s, '\\')
+	for i >= 0 && jsonEscapeLen(s[i:]) == 0 {
+		j := strings.IndexByte(s[i+1:], '\\')
+		if j < 0 {
+			return "", nil, false
+		}
+		i += 1 + j
+	}
+	if i < 0 {
+		return "", nil, false
+	}
+	buf := make([]byte, 0, len(s))
+	from := make([]int, 0, len(s)+1)
+	for k := 0; k < i; k++ {
+		from = append(from, k)
+	}
+	buf = append(buf, s[:i]...)
+	for ; i < len(s); i++ {
+		from = append(from, i)
+		if s[i] == '\\' {
+			if n := jsonEscapeLen(s[i:]); n > 0 {
+				buf = append(buf, jsonEscaped(s[i:i+n]))
+				i += n - 1
+				continue
+			}
+		}
+		buf = append(buf, s[i])
+	}
+	return string(buf), append(from, len(s)), true
+}
+
+// jsonEscapeLen returns the length of the JSON escape s starts with that
+// jsonUnescaped decodes, or 0.
+func jsonEscapeLen(s string) int {
+	if len(s) < 2 || s[0] != '\\' {
+		return 0
+	}
+	switch s[1] {
+	case '/', '"', '\\', 'n', 't', 'r', 'b', 'f':
+		return 2
+	case 'u':
+		if len(s) >= 6 && s[2] == '0' && s[3] == '0' && isHex(s[4]) && isHex(s[5]) && s[4] < '8' {
+			return 6
+		}
+	}
+	return 0
+}
+
+func jsonEscaped(e string) byte {
+	switch e[1] {
+	case 'n':
+		return '\n'
+	case 't':
+		return '\t'
+	case 'r':
+		return '\r'
+	case 'b':
+		return '\b'
+	case 'f':
+		return '\f'
+	case 'u':
+		return unhex(e[4])<<4 | unhex(e[5])
+	}
+	return e[1]
 }
 
 // decodedFrom maps percentDecoded(s), n bytes long, back to s: for each

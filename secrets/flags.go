@@ -12,20 +12,27 @@ import "strings"
 type program uint8
 
 const (
-	progNone    program = iota
-	progMySQL           // mysql, mysqldump, mariadb, …: -pSECRET (attached only)
-	progMongo           // mongo, mongosh, mongodump, …: -p SECRET
-	progSSHPass         // sshpass -p SECRET
-	progRedis           // redis-cli -a SECRET
-	progSQLCmd          // sqlcmd, bcp, osql: -P SECRET
-	progLDAP            // ldapsearch, …: -w SECRET
-	progZip             // zip, unzip: -P SECRET
-	prog7z              // 7z: -pSECRET
-	progCurl            // curl, wget: -u user:password
-	progSMB             // smbclient, rpcclient: -U user%password
-	progDocker          // docker, podman, nerdctl, helm: login -p SECRET
-	progOracle          // sqlplus, rman, expdp, …: user/password[@connect]
-	progSQLcl           // sql (SQLcl): user/password@connect
+	progNone       program = iota
+	progMySQL              // mysql, mysqldump, mariadb, …: -pSECRET (attached only)
+	progMongo              // mongo, mongosh, mongodump, …: -p SECRET
+	progSSHPass            // sshpass -p SECRET
+	progRedis              // redis-cli -a SECRET
+	progSQLCmd             // sqlcmd, bcp, osql: -P SECRET
+	progLDAP               // ldapsearch, …: -w SECRET
+	progZip                // zip, unzip: -P SECRET
+	prog7z                 // 7z: -pSECRET
+	progCurl               // curl, wget: -u user:password
+	progSMB                // smbclient, rpcclient: -U user%password
+	progDocker             // docker, podman, nerdctl, helm: login -p SECRET
+	progOracle             // sqlplus, rman, expdp, …: user/password[@connect]
+	progSQLcl              // sql (SQLcl): user/password@connect
+	progLFTP               // lftp: -u user,password
+	progHTTPie             // http, https (HTTPie): -a user:password
+	progPassP              // -p SECRET and -pSECRET: cqlsh, hdbsql, ncftp, rdesktop, evil-winrm, netexec, psexec, smbmap, …
+	progPassUpperP         // -P SECRET: ipmitool, mosquitto_pub, mosquitto_sub
+	progRar                // rar, unrar: -pSECRET
+	progAz                 // az: login -p SECRET
+	progFreeRDP            // xfreerdp, wfreerdp: /p:SECRET
 )
 
 // programOf recognises a program by a word's base name (a path and .exe
@@ -38,7 +45,7 @@ func programOf(w string) program {
 		}
 	}
 	w = strings.TrimSuffix(strings.TrimSuffix(w, ".exe"), ".EXE")
-	if len(w) < 2 || len(w) > len("mariadb-admin") {
+	if len(w) < 2 || len(w) > len("mssql-scripter") {
 		return progNone // no program's name is this short or long
 	}
 	switch strings.ToLower(w) {
@@ -52,9 +59,24 @@ func programOf(w string) program {
 		return progSSHPass
 	case "redis-cli", "valkey-cli", "keydb-cli":
 		return progRedis
-	case "sqlcmd", "bcp", "osql", "isql":
+	case "sqlcmd", "bcp", "osql", "isql", "mssql-cli", "mssql-scripter", "sqlpackage":
 		return progSQLCmd
-	case "ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn":
+	case "lftp":
+		return progLFTP
+	case "http", "https", "httpie":
+		return progHTTPie
+	case "cqlsh", "hdbsql", "ncftp", "ncftpget", "ncftpput", "rdesktop", "evil-winrm", "crackmapexec",
+		"cme", "netexec", "nxc", "psexec", "psexec.py", "paexec", "smbmap":
+		return progPassP
+	case "ipmitool", "mosquitto_pub", "mosquitto_sub", "mosquitto_rr":
+		return progPassUpperP
+	case "rar", "unrar":
+		return progRar
+	case "az":
+		return progAz
+	case "xfreerdp", "wfreerdp", "xfreerdp3", "sdl-freerdp":
+		return progFreeRDP
+	case "ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn", "vsql":
 		return progLDAP
 	case "zip", "unzip", "zipcloak":
 		return progZip
@@ -62,7 +84,7 @@ func programOf(w string) program {
 		return prog7z
 	case "curl", "wget":
 		return progCurl
-	case "smbclient", "rpcclient", "smbmap":
+	case "smbclient", "rpcclient":
 		return progSMB
 	case "docker", "podman", "nerdctl", "helm", "oras", "crane", "skopeo", "buildah":
 		return progDocker
@@ -90,8 +112,14 @@ func shortPassword(p program, c byte, login bool) (sep, attached bool) {
 		return c == 'w', false
 	case prog7z:
 		return false, c == 'p'
-	case progDocker:
+	case progDocker, progAz:
 		return login && c == 'p', false
+	case progPassP:
+		return c == 'p', c == 'p'
+	case progPassUpperP:
+		return c == 'P', c == 'P'
+	case progRar:
+		return false, c == 'p'
 	}
 	return false, false
 }
@@ -146,7 +174,12 @@ func attachedPasswordGuess(v string) bool {
 
 // flagName splits a flag word into its name (dashes dropped) and value.
 // ok is false for words that are not flags: "-", "--", negative numbers.
+// A flag typed with an en or em dash, as word processors and chat clients
+// turn "--" into (—api-key, –password), is read as the flag it stands for.
 func flagName(w string) (name, value string, hasValue, ok bool) {
+	if n := typographicDashes(w); n > 0 {
+		w = "--" + w[n:] // only classified and judged, never printed
+	}
 	if len(w) < 2 || w[0] != '-' || w == "--" {
 		return "", "", false, false
 	}
@@ -202,4 +235,46 @@ func openSSLPassSecret(v string) bool {
 		return false
 	}
 	return literalSecret(strong, v[len("pass:"):])
+}
+
+// typographicDashes returns the length of the run of dashes w starts with
+// if any of them is a typographic dash (hyphen U+2010, non-breaking
+// hyphen, figure dash, en dash, em dash, horizontal bar, minus sign, small
+// and fullwidth hyphen-minus), else 0.
+func typographicDashes(w string) int {
+	n, typo := 0, false
+	for n < len(w) {
+		if w[n] == '-' {
+			n++
+			continue
+		}
+		if k := dashRune(w[n:]); k > 0 {
+			n, typo = n+k, true
+			continue
+		}
+		break
+	}
+	if !typo {
+		return 0
+	}
+	return n
+}
+
+// dashRune returns the UTF-8 length of the typographic dash s starts
+// with, or 0.
+func dashRune(s string) int {
+	if len(s) < 3 {
+		return 0
+	}
+	switch {
+	case s[0] == 0xE2 && s[1] == 0x80 && s[2] >= 0x90 && s[2] <= 0x95: // U+2010..U+2015
+		return 3
+	case s[0] == 0xE2 && s[1] == 0x88 && s[2] == 0x92: // U+2212 minus sign
+		return 3
+	case s[0] == 0xEF && s[1] == 0xB9 && s[2] == 0xA3: // U+FE63 small hyphen-minus
+		return 3
+	case s[0] == 0xEF && s[1] == 0xBC && s[2] == 0x8D: // U+FF0D fullwidth hyphen-minus
+		return 3
+	}
+	return 0
 }

@@ -138,7 +138,7 @@ func scanAuthSchemes(s string, found report) {
 		}
 		switch {
 		case strings.EqualFold(s[i:i+6], "bearer") && (s[i+6] == ' ' || s[i+6] == '\t'):
-			cred := credentialWord(s[i+7:])
+			cred := credentialWord(proseBearer(s[i+7:]))
 			if bearerCredential(cred) {
 				found(ruleAuthScheme, cred)
 			}
@@ -151,11 +151,36 @@ func scanAuthSchemes(s string, found report) {
 	}
 }
 
-// credentialWord: the word after a scheme, spaces skipped.
+// proseBearer skips the words prose puts between "bearer" and the
+// credential: "bearer token abc…", "Bearer token: abc…", "bearer token
+// is abc…". What follows is the credential, judged as after "Bearer ".
+func proseBearer(s string) string {
+	t := strings.TrimLeft(s, " \t")
+	if !hasPrefixFold(t, "token") || (len(t) > 5 && isAlnum(t[5])) {
+		return s
+	}
+	t = strings.TrimLeft(t[5:], " \t")
+	switch {
+	case strings.HasPrefix(t, ":"), strings.HasPrefix(t, "="):
+		t = t[1:]
+	case hasPrefixFold(t, "is ") || hasPrefixFold(t, "is\t"):
+		t = t[3:]
+	}
+	return t
+}
+
+// credentialWord: the word after a scheme, spaces skipped. A '}' with no
+// '{' before it in the word closes a reference the word stands in
+// (${H:-Authorization: Bearer tok}), and ends the word.
 func credentialWord(s string) string {
 	s = strings.TrimLeft(s, " \t")
-	n := 0
+	n, open := 0, false
 	for n < len(s) && (isAlnum(s[n]) || strings.IndexByte("._~+/=-$%{}()", s[n]) >= 0) {
+		if s[n] == '{' {
+			open = true
+		} else if s[n] == '}' && !open {
+			break
+		}
 		n++
 	}
 	return s[:n]

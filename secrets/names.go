@@ -184,8 +184,15 @@ func byLastByte(list []string) (idx [256][]string) {
 	return idx
 }
 
-// Whole last words that name a credential (too short to match as a suffix).
-var strongLastWords = map[string]bool{"pass": true, "pat": true, "cred": true, "creds": true, "pw": true}
+// Whole last words that name a credential (too short to match as a
+// suffix), and the truncations people and argument parsers accept for
+// them (argparse takes any unique prefix: --passw for --password).
+var strongLastWords = map[string]bool{
+	"pass": true, "pat": true, "cred": true, "creds": true, "pw": true,
+	"passw": true, "passwo": true, "passwor": true, "passwrd": true, "pword": true, "pswd": true, "psw": true,
+	"tok": true, "toke": true, "tkn": true, "secr": true, "secre": true, "scrt": true,
+	"crede": true, "creden": true, "credent": true, "credenti": true, "credentia": true,
+}
 
 // Whole last words that may name a credential: only a random value counts.
 var weakLastWords = map[string]bool{
@@ -211,6 +218,17 @@ func (w *nameWords) classify() strength {
 	}
 	if w.n == 0 {
 		return notSecret
+	}
+	// A number run into the last word numbers it too: api_key2, apikey1,
+	// TOKEN2 name what api_key, apikey and TOKEN name.
+	if last := w.word(-1); len(last) > 0 && isDigit(last[len(last)-1]) {
+		d := len(last)
+		for d > 0 && isDigit(last[d-1]) {
+			d--
+		}
+		if d > 0 {
+			w.jn -= len(last) - d
+		}
 	}
 	last := w.word(-1)
 	if w.n > 1 && switchWords[string(w.word(0))] {

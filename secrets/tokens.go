@@ -53,15 +53,15 @@ var tokenSpecs = [...]tokenSpec{
 	{prefix: "GR1348941", rule: ruleTokenGitLab, cs: csWordD, min: 20},
 	{prefix: "glsa_", rule: ruleTokenGrafana, cs: csWord, min: 32},
 	{prefix: "glc_", rule: ruleTokenGrafana, cs: csWord | csB64, min: 32},
-	{prefix: "xoxb-", rule: ruleTokenSlack, cs: csAlnum | csDash, min: 15},
-	{prefix: "xoxp-", rule: ruleTokenSlack, cs: csAlnum | csDash, min: 15},
-	{prefix: "xoxa-", rule: ruleTokenSlack, cs: csAlnum | csDash, min: 15},
-	{prefix: "xoxr-", rule: ruleTokenSlack, cs: csAlnum | csDash, min: 15},
-	{prefix: "xoxs-", rule: ruleTokenSlack, cs: csAlnum | csDash, min: 15},
-	{prefix: "xoxo-", rule: ruleTokenSlack, cs: csAlnum | csDash, min: 15},
-	{prefix: "xoxe.", rule: ruleTokenSlack, cs: csAlnum | csDash | csDot, min: 15},
-	{prefix: "xoxe-", rule: ruleTokenSlack, cs: csAlnum | csDash, min: 15},
-	{prefix: "xapp-", rule: ruleTokenSlack, cs: csAlnum | csDash, min: 15},
+	{prefix: "xoxb-", rule: ruleTokenSlack, cs: csAlnum | csDash, min: 15, wordy: true},
+	{prefix: "xoxp-", rule: ruleTokenSlack, cs: csAlnum | csDash, min: 15, wordy: true},
+	{prefix: "xoxa-", rule: ruleTokenSlack, cs: csAlnum | csDash, min: 15, wordy: true},
+	{prefix: "xoxr-", rule: ruleTokenSlack, cs: csAlnum | csDash, min: 15, wordy: true},
+	{prefix: "xoxs-", rule: ruleTokenSlack, cs: csAlnum | csDash, min: 15, wordy: true},
+	{prefix: "xoxo-", rule: ruleTokenSlack, cs: csAlnum | csDash, min: 15, wordy: true},
+	{prefix: "xoxe.", rule: ruleTokenSlack, cs: csAlnum | csDash | csDot, min: 15, wordy: true},
+	{prefix: "xoxe-", rule: ruleTokenSlack, cs: csAlnum | csDash, min: 15, wordy: true},
+	{prefix: "xapp-", rule: ruleTokenSlack, cs: csAlnum | csDash, min: 15, wordy: true},
 	{prefix: "xkeysib-", rule: ruleTokenOther, cs: csAlnum | csDash, min: 60},
 	{prefix: "xai-", rule: ruleTokenXAI, cs: csAlnum, min: 60},
 	{prefix: "sk-ant-", rule: ruleTokenAnthropic, cs: csWordD, min: 20},
@@ -224,7 +224,7 @@ func scanTokens(s string, found report) {
 				continue
 			}
 			body = body[:n]
-			if maskLike(body) || (t.wordy && wordy(body)) || (t.check != nil && !t.check(body)) {
+			if maskLike(body) || fillerBody(body) || vendorExample(body) || (t.wordy && wordy(body)) || (t.check != nil && !t.check(body)) {
 				continue
 			}
 			found(t.rule, s[i:i+len(t.prefix)+n])
@@ -237,7 +237,7 @@ func scanTokens(s string, found report) {
 	if strings.Contains(s, "-----BEGIN") {
 		privateKeyBlocks(s, found)
 	}
-	if i := strings.Index(s, "PuTTY-User-Key-File-"); i >= 0 {
+	if i := strings.Index(s, "PuTTY-User-Key-File-"); i >= 0 && strings.Contains(s[i:], "Private-Lines:") {
 		found(rulePrivateKey, s[i:])
 	}
 	if len(s) < 40 {
@@ -452,8 +452,8 @@ func privateKeyBlocks(s string, found report) {
 		if end < 0 {
 			return
 		}
-		if end > 64 || !strings.Contains(s[off:off+end], "PRIVATE KEY") {
-			continue
+		if end > 64 || !strings.Contains(s[off:off+end], "PRIVATE KEY") || !pemBody(s[off+end+5:]) {
+			continue // another label, or prose naming the header with no key after it
 		}
 		stop := len(s)
 		if e := strings.Index(s[off+end+5:], "-----END "); noEnd || e < 0 {
@@ -537,9 +537,94 @@ func webhookPaths(s string, r rule, found report, bases ...string) {
 			for n < len(rest) && n < maxBody && (isAlnum(rest[n]) || strings.IndexByte("/_-@", rest[n]) >= 0) {
 				n++
 			}
-			if n >= 20 && strings.Count(rest[:n], "/") >= 1 && !maskLike(strings.ReplaceAll(rest[:n], "/", "")) {
+			if n >= 20 && strings.Count(rest[:n], "/") >= 1 && !fillerPath(rest[:n]) {
 				found(r, rest[:n])
 			}
 		}
 	}
+}
+
+// fillerBody: a token body that is filler, as vendors' documentation
+// writes a token's shape: all zeros or x's but for a few characters
+// (ghp_000…, sk-proj-XXXX…, xoxb-0000-0000-XXXX…). A generated token has
+// random characters throughout; twelve filler characters and at most
+// eight others is no such token.
+func fillerBody(body string) bool {
+	filler, other := 0, 0
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c == '0' || c == 'x' || c == 'X':
+			filler++
+		case isAlnum(c):
+			other++
+		}
+	}
+	return filler >= 12 && other <= 8
+}
+
+// vendorExample: AWS's documented example keys end in EXAMPLE
+// (AKIAIOSFODNN7EXAMPLE) or EXAMPLEKEY (…bPxRfiCYEXAMPLEKEY), and other
+// vendors follow the pattern; a generated key never does.
+func vendorExample(v string) bool {
+	return strings.HasSuffix(v, "EXAMPLE") || strings.HasSuffix(v, "EXAMPLEKEY")
+}
+
+// fillerPath: a webhook path whose every segment is filler after at most
+// one leading letter, as Slack's documentation writes its webhook
+// (T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX). A real webhook's IDs
+// and secret are not zeros.
+func fillerPath(p string) bool {
+	for p != "" {
+		seg := p
+		if j := strings.IndexByte(p, '/'); j >= 0 {
+			seg, p = p[:j], p[j+1:]
+		} else {
+			p = ""
+		}
+		if len(seg) > 1 && isUpper(seg[0]) {
+			seg = seg[1:]
+		}
+		for i := 0; i < len(seg); i++ {
+			if c := seg[i]; c != '0' && c != 'x' && c != 'X' && c != '-' && c != '_' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pemBody reports whether s, the text after a PEM header's closing
+// dashes, starts a key's body: after line breaks (real or \n-escaped) and
+// armor headers (Proc-Type: …), a line of at least 16 base64 characters.
+// A header named in prose ("must match -----BEGIN PRIVATE KEY-----", a
+// JSON schema's pattern) has no body, and is no key.
+func pemBody(s string) bool {
+	for lines := 0; lines < 4; lines++ {
+		for s != "" && (s[0] == '\n' || s[0] == '\r' || s[0] == ' ' || s[0] == '\t' || strings.HasPrefix(s, `\n`) || strings.HasPrefix(s, `\r`)) {
+			if s[0] == '\\' {
+				s = s[2:]
+			} else {
+				s = s[1:]
+			}
+		}
+		n := 0
+		for n < len(s) && (isAlnum(s[n]) || s[n] == '+' || s[n] == '/' || s[n] == '=') {
+			n++
+		}
+		if n >= 16 {
+			return true
+		}
+		// An armor header: "Name: value" to the end of its line, which
+		// is short (the search is bounded, so the scan stays linear).
+		if n == 0 {
+			return false
+		}
+		line := s[:min(len(s), 128)]
+		end := strings.IndexAny(line, "\n\\")
+		if end < 0 || !strings.Contains(line[:end], ":") {
+			return false
+		}
+		s = s[end:]
+	}
+	return false
 }

@@ -64,6 +64,53 @@ func scanURLs(s string, found report) {
 	if strings.Contains(s, "@//") {
 		scanEZConnect(s, found)
 	}
+	if strings.IndexByte(s, '@') >= 0 {
+		scanLooseURLs(s, found)
+	}
+}
+
+// specialSchemes are the schemes whose URLs the WHATWG URL standard, which
+// browsers, Node.js and Deno follow, reads with an authority however many
+// slashes or backslashes follow the colon: https:/user:pw@host,
+// https:user:pw@host and https:\user:pw@host all carry user:pw.
+var specialSchemes = [...]string{"https", "http", "wss", "ws", "ftp"}
+
+// scanLooseURLs judges the userinfo of special-scheme URLs written without
+// the two slashes that scanURLs looks for. The authority read is at most
+// maxValue bytes, so the scan stays linear.
+func scanLooseURLs(s string, found report) {
+	for off := 0; ; {
+		i := strings.IndexByte(s[off:], ':')
+		if i < 0 {
+			return
+		}
+		c := off + i
+		off = c + 1
+		if strings.HasPrefix(s[c:], "://") {
+			continue // scanURLs reads it
+		}
+		special := false
+		for _, sc := range specialSchemes {
+			if c >= len(sc) && strings.EqualFold(s[c-len(sc):c], sc) && (c == len(sc) || !schemeChar(s[c-len(sc)-1])) {
+				special = true
+				break
+			}
+		}
+		if !special {
+			continue
+		}
+		rest := s[c+1:]
+		for rest != "" && (rest[0] == '/' || rest[0] == '\\') {
+			rest = rest[1:]
+		}
+		end := 0
+		for end < len(rest) && end < maxValue && !urlStop(rest[end]) && strings.IndexByte("/?#\\", rest[end]) < 0 {
+			end++
+		}
+		if at := strings.LastIndexByte(rest[:end], '@'); at > 0 {
+			checkUserinfo(rest[:at], found)
+		}
+	}
 }
 
 // scanEZConnect finds Oracle's EZConnect login, user/password@//host…,
@@ -194,7 +241,11 @@ func checkUserinfo(ui string, found report) {
 		if pw := urlPassword(ui[c+1:]); pw != "" {
 			found(ruleURLPassword, pw)
 		}
-		return
+		if c == len(ui)-1 {
+			ui = ui[:c] // https://<token>:@host: a token as the user, with an empty password
+		} else {
+			return
+		}
 	}
 	if looksRandom(ui) {
 		found(ruleURLUserToken, ui)
@@ -423,6 +474,9 @@ func checkPath(path string, found report) {
 		if j := strings.IndexByte(seg, ';'); j >= 0 {
 			seg = seg[:j]
 		}
+		if ok, def := reference(seg); ok && def != "" {
+			seg = def // /mcp/${KEY:-<key>}/sse: the default is recorded
+		}
 		if bareRandom(seg) {
 			found(ruleURLPathSecret, seg)
 			return
@@ -467,6 +521,9 @@ func checkKeyPath(path string, found report) {
 			seg, path = path[:j], path[j+1:]
 		} else {
 			seg, path = path, ""
+		}
+		if ok, def := reference(seg); ok && def != "" {
+			seg = def
 		}
 		if len(seg) < 20 || len(seg) > 256 {
 			continue

@@ -153,13 +153,21 @@ func refAt(v string, i int) (n int, def string) {
 // A default is judged up to the next "${" (a nested reference is judged on
 // its own), so the defaults judged never overlap, and the next '}' is
 // searched for once however many openers precede it: the scan is linear.
+//
+// A default that is itself a reference with a default
+// (${API_KEY:-${FALLBACK:-VALUE}}) is the outer variable's value too, so
+// the inner one is judged with the outer name's strength if that is
+// greater. A default of any name that is a credential header line
+// (${H:-Authorization: Bearer …}) is judged as that header.
 func scanRefDefaults(s string, found func(secret string)) {
 	closeAt := -1 // the next '}' at or after off
+	inheritAt, inherit := -1, notSecret
 	for off := 0; ; {
 		i := strings.Index(s[off:], "${")
 		if i < 0 {
 			return
 		}
+		opener := off + i
 		off += i + 2
 		if closeAt < off {
 			j := strings.IndexByte(s[off:], '}')
@@ -182,14 +190,25 @@ func scanRefDefaults(s string, found func(secret string)) {
 		default:
 			continue
 		}
+		st := classifyName(body[:n])
+		if opener == inheritAt && inherit > st {
+			st = inherit
+		}
 		if j := strings.Index(def, "${"); j >= 0 {
+			if j == 0 && st != notSecret {
+				inheritAt, inherit = off+len(body)-len(def), st
+			}
 			def = def[:j]
 		}
 		if def == "" {
 			continue
 		}
-		if st := classifyName(body[:n]); st != notSecret && literalSecret(st, def) {
+		if st != notSecret && literalSecret(st, def) {
 			found(judged(st, def))
+		} else if name, v, ok := splitHeader(def); ok {
+			if sec, ok := headerSecretOf(headerStrength(name), v); ok {
+				found(sec)
+			}
 		}
 	}
 }
@@ -242,7 +261,7 @@ func placeholder(v string) bool {
 	if v == "REDACTED" || v == "[REDACTED]" || v == "**REDACTED**" || v == "<redacted>" {
 		return true
 	}
-	return maskLike(v) || ellipsis(v)
+	return maskLike(v) || ellipsis(v) || vendorExample(v) || zeroFill(v)
 }
 
 // ellipsis: dots or an ellipsis where the value goes, after at most a
@@ -346,6 +365,12 @@ func publicByDesign(v string) bool {
 }
 
 var publicKeyPrefixes = []string{"pk_live_", "pk_test_", "pk.eyJ", "sb_publishable_", "phc_"}
+
+// zeroFill: twelve or more zeros and nothing else, as documentation fills
+// a key's place (a real key is not all zeros; a PIN of four is not this).
+func zeroFill(v string) bool {
+	return len(v) >= 12 && strings.Trim(v, "0") == ""
+}
 
 // maskLike: only x, X, * and separators, at least three of the first kind.
 func maskLike(v string) bool {
