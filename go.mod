@@ -6,6 +6,7 @@ require (
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/zeebo/blake3 v0.2.4
+	golang.org/x/tools v0.26.0
 )
 
 require (
