@@ -149,10 +149,7 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 	if !ok {
 		return rec
 	}
-	if clashes := toolClashes(path, tools); len(clashes) > 0 {
-		return rec.fail(statusRefused, clashes...)
-	}
-	return rec.build(tools, o)
+	return rec.build(path, tools, o)
 }
 
 // listServers reports every server of the config: those selected as ok
@@ -255,35 +252,56 @@ func (rec *recording) load(ctx context.Context, e *env, cmd, path string, select
 	return tools, true
 }
 
-// toolClashes refuses a tool name that two servers offer: it says which,
-// and how to record them both, rather than Build's refusal at a document
-// pointer.
-func toolClashes(path string, tools []definition.Tool) []problem {
-	offeredBy := map[string][]string{}
+// clash translates Build's refusal of a tool name two servers offer: it
+// says which servers, and how to record them both, rather than a document
+// pointer. Build refuses each tool after the first of a name; the servers
+// are said once.
+type clash struct {
+	path      string
+	offeredBy map[string][]string // subject of a tool name → its servers, as the config names them
+	said      map[string]bool
+}
+
+func newClash(path string, tools []definition.Tool) *clash {
+	c := &clash{path: path, offeredBy: map[string][]string{}, said: map[string]bool{}}
 	for _, t := range tools {
 		ct := t.(*configTool)
-		offeredBy[ct.Name()] = append(offeredBy[ct.Name()], ct.label)
+		subject := names.Subject(ct.Name())
+		c.offeredBy[subject] = append(c.offeredBy[subject], ct.label)
 	}
-	var clashes []problem
-	for _, name := range sortedKeys(offeredBy) {
-		if by := offeredBy[name]; len(by) > 1 {
-			clashes = append(clashes, problem{
-				File: path, Kind: kindInvalid, Rule: "tool-name-duplicate", Subject: names.Subject(name),
-				Message: "servers " + quoteList(by) + " offer a tool of this name; a model cannot tell them apart",
-				Fix:     "record them with --prefix-tool-names, or leave one out with --servers",
-			})
-		}
+	return c
+}
+
+// problems are r's problems for the report: none when r repeats a clash
+// already said, and ok false when r is not a clash of servers.
+func (c *clash) problems(r *refusals.Error) (ps []problem, ok bool) {
+	by := c.offeredBy[r.Subject]
+	if r.Rule != "tool-name-duplicate" || len(by) < 2 {
+		return nil, false
 	}
-	return clashes
+	if c.said[r.Subject] {
+		return nil, true
+	}
+	c.said[r.Subject] = true
+	return []problem{{
+		File: c.path, Kind: kindInvalid, Rule: r.Rule, Subject: r.Subject,
+		Message: "servers " + quoteList(by) + " offer a tool of this name; a model cannot tell them apart",
+		Fix:     "record them with --prefix-tool-names, or leave one out with --servers",
+	}}, true
 }
 
 // build builds the definition of tools and exports its document once.
-func (rec *recording) build(tools []definition.Tool, o *recordOptions) *recording {
+func (rec *recording) build(path string, tools []definition.Tool, o *recordOptions) *recording {
 	def, err := definition.Build(&definition.Agent{Name: o.name, Tools: tools}, &definition.Options{Exclude: o.exclude})
 	if err != nil {
 		status := statusRefused
 		var ps []problem
+		clashes := newClash(path, tools)
 		for _, r := range refusals.All(err) {
+			if cps, ok := clashes.problems(r); ok {
+				ps = append(ps, cps...)
+				continue
+			}
 			ps = append(ps, refusalProblem("", r))
 			if strings.HasPrefix(r.Rule, "exclude-") {
 				status = statusUsage
