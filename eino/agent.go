@@ -83,6 +83,8 @@ type plan struct {
 	mcp        map[string]*mcpservers.Tool
 	subAgents  []*plan
 	agentTools []*plan
+	// agentToolNames are the names of the tools that run agentTools.
+	agentToolNames map[string]bool
 }
 
 func planAgent(ctx context.Context, cfg *AgentConfig, path []string, depth int) (*plan, error) {
@@ -117,6 +119,12 @@ func planAgent(ctx context.Context, cfg *AgentConfig, path []string, depth int) 
 			p.record.Tools = append(p.record.Tools, t)
 		}
 	}
+	if cfg.Exit != nil {
+		// Eino offers the model the exit tool with the agent's own.
+		if t := add(cfg.Exit); t != nil {
+			p.record.Tools = append(p.record.Tools, t)
+		}
+	}
 	for i := range cfg.Middlewares {
 		mw := &middleware{Middleware: cfg.Middlewares[i]}
 		for _, bt := range cfg.Middlewares[i].AdditionalTools {
@@ -145,6 +153,10 @@ func planAgent(ctx context.Context, cfg *AgentConfig, path []string, depth int) 
 		// only the agent's name and description.
 		if t := add(adk.NewAgentTool(ctx, named{sc.Name, sc.Description})); t != nil {
 			p.record.Tools = append(p.record.Tools, t)
+			if p.agentToolNames == nil {
+				p.agentToolNames = map[string]bool{}
+			}
+			p.agentToolNames[t.Name()] = true
 		}
 		p.agentTools = append(p.agentTools, sp)
 		p.record.SubAgents = append(p.record.SubAgents, sp.record)
@@ -175,14 +187,23 @@ func (p *plan) make(ctx context.Context, def *definition.Definition) (adk.Resuma
 		}
 		tc.Tools = append(tc.Tools, adk.NewAgentTool(ctx, sub))
 	}
-	g := &guard{def: def, subAgents: p.path, tools: p.tools, mcp: p.mcp, approval: p.cfg.Approval}
+	g := &guard{def: def, subAgents: p.path, tools: p.tools, mcp: p.mcp, approval: p.cfg.Approval, agentTools: p.agentToolNames,
+		transfers: len(p.subAgents) > 0}
 	tc.ToolCallMiddlewares = append([]compose.ToolMiddleware{g.middleware()}, tc.ToolCallMiddlewares...)
 	cfg.ToolsConfig = tc
 	chat, err := adk.NewChatModelAgent(ctx, &cfg)
 	if err != nil {
 		return nil, err
 	}
-	var a adk.ResumableAgent = &bound{ChatModelAgent: chat, def: def, path: p.path}
+	var a adk.ResumableAgent = chat
+	if len(p.agentTools) == 0 {
+		// The whole run carries the definition, so that code of the
+		// agent's beyond its tools (a chat model, an unknown-tool
+		// handler) calling an MCP tool is vetted too. Not when agent
+		// tools run inside the run: a binding nests, and theirs are
+		// their own.
+		a = &bound{ChatModelAgent: chat, def: def, path: p.path}
+	}
 	if len(p.subAgents) == 0 {
 		return a, nil
 	}
@@ -207,12 +228,12 @@ type bound struct {
 
 // Run runs the agent with its definition bound to ctx.
 func (b *bound) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
-	return b.ChatModelAgent.Run(bind(ctx, b.def, b.path), input, opts...)
+	return b.ChatModelAgent.Run(b.def.Bind(ctx, b.path...), input, opts...)
 }
 
 // Resume resumes the agent with its definition bound to ctx.
 func (b *bound) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
-	return b.ChatModelAgent.Resume(bind(ctx, b.def, b.path), info, opts...)
+	return b.ChatModelAgent.Resume(b.def.Bind(ctx, b.path...), info, opts...)
 }
 
 // named is an agent known by its name and description only, for the Info

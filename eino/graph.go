@@ -228,17 +228,17 @@ type boundRunnable[I, O any] struct {
 }
 
 func (b *boundRunnable[I, O]) Invoke(ctx context.Context, input I, opts ...compose.Option) (O, error) {
-	return b.r.Invoke(bind(ctx, b.def, nil), input, opts...)
+	return b.r.Invoke(b.def.Bind(ctx), input, opts...)
 }
 
 func (b *boundRunnable[I, O]) Stream(ctx context.Context, input I, opts ...compose.Option) (*schema.StreamReader[O], error) {
-	return b.r.Stream(bind(ctx, b.def, nil), input, opts...)
+	return b.r.Stream(b.def.Bind(ctx), input, opts...)
 }
 
 func (b *boundRunnable[I, O]) Collect(ctx context.Context, input *schema.StreamReader[I], opts ...compose.Option) (O, error) {
-	return b.r.Collect(bind(ctx, b.def, nil), input, opts...)
+	return b.r.Collect(b.def.Bind(ctx), input, opts...)
 }
 
 func (b *boundRunnable[I, O]) Transform(ctx context.Context, input *schema.StreamReader[I], opts ...compose.Option) (*schema.StreamReader[O], error) {
-	return b.r.Transform(bind(ctx, b.def, nil), input, opts...)
+	return b.r.Transform(b.def.Bind(ctx), input, opts...)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/compose"
 
@@ -60,6 +61,10 @@ type guard struct {
 	tools     map[string]definition.Tool // by the name the model sees
 	mcp       map[string]*mcpservers.Tool
 	approval  *Approval
+	// agentTools names the tools that run a sub-agent (AgentTools).
+	agentTools map[string]bool
+	// transfers: the agent has sub-agents, and Eino's transfer tool.
+	transfers bool
 }
 
 func (g *guard) middleware() compose.ToolMiddleware { return guardMiddleware(g.before) }
@@ -123,13 +128,26 @@ func guardMiddleware(before func(context.Context, *compose.ToolInput) (context.C
 // on with the returned context.
 func (g *guard) before(ctx context.Context, in *compose.ToolInput) (context.Context, string, error) {
 	t, ok := g.tools[in.Name]
+	if !ok && in.Name == adk.TransferToAgentToolName && g.transfers {
+		// Eino's own tool for handing over to a sub-agent, which it adds
+		// when sub-agents are set: it calls nothing, and the sub-agents
+		// are recorded.
+		return ctx, "", nil
+	}
 	if !ok {
 		return ctx, "", g.def.Vet(nameOnly(in.Name), g.subAgents...)
 	}
 	if err := g.def.Vet(t, g.subAgents...); err != nil {
 		return ctx, "", err
 	}
-	ctx = bindVetted(ctx, g.def, g.subAgents, t)
+	if !g.agentTools[in.Name] {
+		// Bind the definition for the call: mcpservers.Tool.Call, and
+		// FuncTool.Call, vet themselves against it, whoever calls them
+		// (this tool, or code it calls). An agent tool's own agent binds
+		// its calls to its part of the definition instead: a binding
+		// nests, and its tools are not this agent's.
+		ctx = g.def.Bind(ctx, g.subAgents...)
+	}
 	m := g.mcp[in.Name]
 	if g.approval == nil || m == nil || !m.Annotations().MayBeDestructive() {
 		return ctx, "", nil

@@ -11,7 +11,6 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/guardian-agent/guardian-go/definition"
 	"github.com/guardian-agent/guardian-go/mcpservers"
 )
 
@@ -26,7 +25,9 @@ import (
 // run with an Eino interrupt (see ElicitationInterrupt).
 //
 // Run inside an agent made by NewChatModelAgent, or a graph compiled by
-// CompileGraph, each call is first vetted against the agent's definition.
+// CompileGraph, the call's context carries the agent's definition
+// (definition.Bind), and mcpservers.Tool.Call vets the tool against it
+// before anything is sent.
 type Tool struct {
 	mcp  *mcpservers.Tool
 	info *schema.ToolInfo
@@ -113,9 +114,6 @@ func (t *Tool) run(ctx context.Context, argumentsInJSON string) (result, error) 
 		// The model wrote them: tell it, send nothing.
 		return result{text: "Error: " + problem + "; nothing was sent to tool " + t.mcp.Name() + "."}, nil
 	}
-	if err := vetBound(ctx, t.mcp); err != nil {
-		return result{}, err
-	}
 	res, err := t.call(ctx, args)
 	if err != nil {
 		return result{}, err
@@ -195,39 +193,6 @@ func mimeOr(m string) string {
 		return "no MIME type"
 	}
 	return m
-}
-
-// vetBound vets t against the definition the call's context is bound to,
-// if any: the agent's middleware binds it, so a tool swapped in at run
-// time, or called by other code under the agent's context, is checked
-// too.
-func vetBound(ctx context.Context, t definition.Tool) error {
-	b, ok := ctx.Value(bindingKey{}).(*binding)
-	if !ok {
-		return nil
-	}
-	if b.vetted != nil && b.vetted == t {
-		return nil // the agent's middleware has just vetted this very tool
-	}
-	return b.def.Vet(t, b.subAgents...)
-}
-
-type bindingKey struct{}
-
-type binding struct {
-	def       *definition.Definition
-	subAgents []string
-	vetted    definition.Tool // the tool the middleware vetted for this call
-}
-
-// bind returns ctx bound to def for the adapter's tools.
-func bind(ctx context.Context, def *definition.Definition, subAgents []string) context.Context {
-	return context.WithValue(ctx, bindingKey{}, &binding{def: def, subAgents: subAgents})
-}
-
-// bindVetted is bind for one call whose tool t the middleware vetted.
-func bindVetted(ctx context.Context, def *definition.Definition, subAgents []string, t definition.Tool) context.Context {
-	return context.WithValue(ctx, bindingKey{}, &binding{def: def, subAgents: subAgents, vetted: t})
 }
 
 // nameOnly is a tool known only by the name a call asked for, to have

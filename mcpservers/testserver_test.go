@@ -170,6 +170,8 @@ func runTestServer(mode string) int {
 	case "silent":
 		// Read everything, answer nothing.
 		_, _ = bufio.NewReader(os.Stdin).WriteTo(discardWriter{})
+	case "echo-fields":
+		return runEchoFields()
 	case "grandchild":
 		// Start a grandchild that would outlive us, then serve.
 		cmd := exec.Command("sleep", "300")

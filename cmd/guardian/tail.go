@@ -121,7 +121,11 @@ func (t *stderrTail) Tail(server string, r *redactor) []string {
 		}
 		s := l.s
 		if l.cut {
+			// The last word was cut short: a part of a token the
+			// checks would know whole, and of a value whatever its
+			// length. It goes, with any beginning of a value.
 			s = r.TrimCut(s)
+			s = s[:strings.LastIndexAny(s, " \t")+1]
 		}
 		out = append(out, strings.ToValidUTF8(shorten(r.Clean(s), l.cut), "\uFFFD"))
 	}

@@ -90,3 +90,39 @@ func TestEncodedCopies(t *testing.T) {
 		}
 	}
 }
+
+// FuzzEncodedCopies: for any credential of 6 bytes or more and any text
+// around its base64 (standard or raw URL alphabet) or its every byte
+// percent-encoded, as a word of its own, the copy is found, Redact leaves
+// none of it, and runs reports only bounds inside the text.
+func FuzzEncodedCopies(f *testing.F) {
+	f.Add("hunter2hunter2", "key ", " end", false)
+	f.Add("a:b/c+d", "", "", true)
+	f.Add("\x00\xff\xfe\x01xx", "x=", "==", false)
+	f.Fuzz(func(t *testing.T, secret, before, after string, percent bool) {
+		if len(secret) < minSecret {
+			return
+		}
+		copies := []string{base64.StdEncoding.EncodeToString([]byte(secret)), base64.RawURLEncoding.EncodeToString([]byte(secret))}
+		if percent {
+			copies = []string{percentAll(secret)}
+		}
+		r := New()
+		r.Learn(secret)
+		for _, c := range copies {
+			text := before + " " + c + " " + after
+			runs(text, func(i, j int, _ string) bool {
+				if i < 0 || j > len(text) || i > j {
+					t.Fatalf("run [%d,%d) outside %d bytes", i, j, len(text))
+				}
+				return true
+			})
+			if !r.HoldsCredential(text) {
+				t.Fatalf("the copy %q of %q is not found in %q", c, secret, text)
+			}
+			if got := r.Redact(text); strings.Contains(got, c) || strings.Contains(got, secret) {
+				t.Fatalf("Redact(%q) = %q keeps the copy", text, got)
+			}
+		}
+	})
+}
