@@ -840,15 +840,6 @@ func (p *progress) printf(format string, args ...any) {
 	printLine(p.w, "guardian %s: %s", p.cmd, fmt.Sprintf(format, args...))
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 func quoteList(ss []string) string {
 	q := make([]string, len(ss))
 	for i, s := range ss {
