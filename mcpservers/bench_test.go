@@ -148,17 +148,7 @@ func BenchmarkLoadStdio(b *testing.B) {
 	}
 	// Each returns how long the load took, and closes after.
 	ours := func(b *testing.B) time.Duration {
-		t0 := time.Now()
-		c, err := NewClient(conns, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		tools, err := c.Tools(context.Background())
-		if err != nil || len(tools) != n {
-			b.Fatal(len(tools), err)
-		}
-		d := time.Since(t0)
-		c.Close()
+		_, d := timedLoad(b, conns, nil, n)
 		return d
 	}
 	raw := func(b *testing.B) time.Duration {
@@ -224,21 +214,7 @@ func BenchmarkBuildShare(b *testing.B) {
 	opts := &ClientOptions{Interceptors: []Interceptor{InterceptorFunc(func(ctx context.Context, req *CallRequest, next CallFunc) (*Result, error) {
 		return next(ctx, req)
 	})}}
-	// The tools keep their records after Close, which is all Build reads.
-	load := func(b *testing.B) ([]*Tool, time.Duration) {
-		t0 := time.Now()
-		c, err := NewClient(conns, opts)
-		if err != nil {
-			b.Fatal(err)
-		}
-		tools, err := c.Tools(context.Background())
-		if err != nil || len(tools) != n {
-			b.Fatal(len(tools), err)
-		}
-		d := time.Since(t0)
-		c.Close()
-		return tools, d
-	}
+	load := func(b *testing.B) ([]*Tool, time.Duration) { return timedLoad(b, conns, opts, n) }
 	tools, _ := load(b)
 	agent := &definition.Agent{Name: "bench"}
 	for _, t := range tools {
@@ -274,4 +250,21 @@ func BenchmarkBuildShare(b *testing.B) {
 			b.ReportMetric(100*float64(median(builds))/float64(median(loads)), "%-of-load")
 		})
 	}
+}
+
+// timedLoad makes a Client of conns and loads its n tools, timing both,
+// then closes it: the tools keep their records, which is all Build reads.
+func timedLoad(b *testing.B, conns map[string]Connection, opts *ClientOptions, n int) ([]*Tool, time.Duration) {
+	t0 := time.Now()
+	c, err := NewClient(conns, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tools, err := c.Tools(context.Background())
+	if err != nil || len(tools) != n {
+		b.Fatal(len(tools), err)
+	}
+	d := time.Since(t0)
+	c.Close()
+	return tools, d
 }
