@@ -23,6 +23,16 @@ type Agent struct {
 	// SubAgents are recorded as nested definitions, each with the servers
 	// of its own tools. Their names must differ from one another.
 	SubAgents []*Agent
+	// ChatModel is the agent's routed model: the client value (an
+	// openai.Client, an Eino ChatModel, ...) through which its model calls
+	// go. Model stays the name recorded. A tool that holds any other
+	// chat-model client (in its interceptors, connection code, handlers,
+	// fields or a wrapper) is refused with refusals.ErrUnroutedModel. Give
+	// the pointer or interface value the tools hold, or a copy of the value:
+	// a model is the routed one when it is the same pointer, or holds the
+	// same bytes. Nil: the agent has no routed model, so any chat-model
+	// client a tool holds is refused. It is not recorded.
+	ChatModel any
 }
 
 // Middleware is code around an agent's model calls that may offer the
@@ -53,6 +63,15 @@ type Options struct {
 	// Cache, if set, keeps the tools' parsed JSON from one Build to the
 	// next (see Cache); the Definition's Vet uses it too. Nil: none.
 	Cache *Cache
+
+	// ChatModelPackages are more package path prefixes whose types are
+	// chat-model clients, beyond those Build knows (openai-go,
+	// anthropic-sdk-go, genai, go-openai, langchaingo's llms, Eino's and
+	// eino-ext's model components, ADK's model, Genkit's ai, fantasy): a
+	// prefix names a package and the packages under it. A type of such a
+	// package is a client when it, or a type it holds, has a method whose
+	// first parameter is a context.Context.
+	ChatModelPackages []string
 }
 
 // FuncTool is a native Go tool: a name, a description, an input schema, and

@@ -43,7 +43,8 @@ func Build(a *Agent, opts *Options) (*Definition, error) {
 	if a == nil {
 		return nil, &refusals.Error{Kind: refusals.ErrInvalid, Rule: "agent-nil", Fix: "pass the *Agent to record"}
 	}
-	b := &builder{fp: fp, visiting: map[*Agent]bool{}, walk: newWalker(), seed: maphash.MakeSeed(), cache: opts.Cache}
+	b := &builder{fp: fp, visiting: map[*Agent]bool{}, walk: newWalker(opts.ChatModelPackages), seed: maphash.MakeSeed(), cache: opts.Cache}
+	b.learn(a, 0)
 	b.parser.MaxDepth = MaxJSONDepth
 	rec, idx := b.agent(a, "")
 	rec.FormatVersion = FormatVersion
@@ -73,6 +74,30 @@ type builder struct {
 	ids    []codeID // scratch
 	parser canonjson.Parser
 	cache  *Cache // nil: none
+	routed routedModels
+}
+
+// learn collects, before the walk, the routed models of a and its
+// sub-agents, and the types of the MCP tools they are given, whose method
+// values the walk follows.
+func (b *builder) learn(a *Agent, depth int) {
+	if a == nil || depth > MaxSubAgentDepth {
+		return
+	}
+	b.routed.add(a.ChatModel)
+	for _, t := range a.Tools {
+		b.walk.knowTool(t)
+	}
+	for _, m := range a.Middleware {
+		if !isNil(m) {
+			for _, t := range m.Tools() {
+				b.walk.knowTool(t)
+			}
+		}
+	}
+	for _, sa := range a.SubAgents {
+		b.learn(sa, depth+1)
+	}
 }
 
 // combine returns the sourceHash of parts, "" when there is no code.

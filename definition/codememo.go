@@ -2,6 +2,7 @@ package definition
 
 import (
 	"hash/maphash"
+	"strconv"
 	"unsafe"
 
 	"github.com/guardian-agent/guardian-go/fingerprint"
@@ -13,7 +14,7 @@ import (
 type codeInfo struct {
 	parts []fingerprint.Part
 	hash  string
-	held  []MCPTool
+	held  held
 	ids   []codeID // the code list's identity, to check a hash match
 }
 
@@ -61,8 +62,14 @@ func (b *builder) code(tp, tool string, code []Code) *codeInfo {
 	before := len(b.errs)
 	ci := &codeInfo{parts: b.codeParts(refusals.Append(tp, keySourceHash), tool, code)}
 	ci.hash = b.combine(ci.parts)
+	interceptors := 0
 	for _, c := range code {
-		b.walk.find(c.Value, func(h MCPTool) { ci.held = append(ci.held, h) })
+		label := string(c.Role)
+		if c.Role == RoleInterceptor {
+			label += " " + strconv.Itoa(interceptors)
+			interceptors++
+		}
+		b.walk.collect(c.Value, label, &ci.held)
 	}
 	if len(b.errs) == before {
 		ci.ids = make([]codeID, len(code))

@@ -2,7 +2,6 @@ package definition
 
 import (
 	"reflect"
-	"runtime/debug"
 	"strings"
 	"unsafe"
 
@@ -11,34 +10,56 @@ import (
 
 // An MCP tool held where the definition cannot see it being called (by
 // middleware it does not offer, or by a tool's own code) calls a server the
-// definition might not record. Build finds such tools by walking the
-// values' fields with reflect: every field of the user's types, the
-// exported fields of the standard library's, mcp-go's and this module's
-// (their unexported fields are runtime state such as connection pools,
-// which other goroutines may be changing). What reflect cannot see, the
-// variables a closure captures, is listed in docs/definition.md under what a
-// definition can't see.
+// definition might not record; a chat-model client a tool holds makes calls
+// that do not go through the agent's routed model. Build finds both by
+// walking the values (walk.go). What no walk can see, the variables a
+// closure captures, the call-time check stops (Bind).
 
-var mcpToolType = reflect.TypeFor[MCPTool]()
+// held is what a walk of a tool's code, or of the tool, found.
+type held struct {
+	tools    []MCPTool
+	models   []heldModel
+	channels []string // where a channel of MCP tools is held
+}
 
-// reach refuses MCP tools that tool p's code holds but the agent is not
-// given.
+// heldModel is a chat-model client found, and where.
+type heldModel struct {
+	v     reflect.Value
+	where string
+}
+
+// collect walks root, labelled where, adding what it finds to h.
+func (w *walker) collect(root any, where string, h *held) {
+	w.find(root, visit{
+		tool:    func(t MCPTool, path string) { h.tools = append(h.tools, t) },
+		model:   func(v reflect.Value, path string) { h.models = append(h.models, heldModel{v, where + path}) },
+		channel: func(path string) { h.channels = append(h.channels, where+path) },
+	})
+}
+
+// reach refuses what tool p's code, or p itself, holds: MCP tools the agent
+// is not given, channels of MCP tools, and chat-model clients that are not
+// the agent's routed model.
 func (b *builder) reach(p *pending, tp string, given *toolSet) {
-	var held []MCPTool
+	var h held
 	if p.mcp != nil {
-		held = p.code.held
+		h = p.code.held
+		if !b.walk.isLibraryType(reflect.TypeOf(p.tool)) && !isLibraryPointer(b.walk, p.tool) {
+			// A wrapper of the user's around an MCP tool: its fields too.
+			b.walk.collect(p.tool, "the tool", &h)
+		}
 	} else {
-		b.walk.find(p.tool, func(h MCPTool) { held = append(held, h) })
+		b.walk.collect(p.tool, "the tool", &h)
 	}
 	var reported map[string]bool
-	for _, h := range held {
-		if p.mcp != nil && given.sameAs(h, p.tool) {
+	for _, t := range h.tools {
+		if p.mcp != nil && (given.sameAs(t, p.tool) || namedKey(t, t.MCPRecord()) == namedKey(p.mcp, p.record)) {
+			continue // the tool itself, or the MCP tool a wrapper wraps
+		}
+		if given.holds(t) {
 			continue
 		}
-		if given.holds(h) {
-			continue
-		}
-		name := h.Name()
+		name := t.Name()
 		if reported[name] {
 			continue
 		}
@@ -50,27 +71,61 @@ func (b *builder) reach(p *pending, tp string, given *toolSet) {
 			"tool "+quote(p.name)+" holds this MCP tool, whose server the definition would not record",
 			"give the agent that tool too")
 	}
+	for _, where := range h.channels {
+		b.refuse(refusals.ErrForeignTool, tp, "mcp-tool-channel", p.name,
+			where+" is a channel of MCP tools, whose contents Build cannot see, so their servers would not be recorded",
+			"hold the tools where Build can read them (a field, slice, map, atomic.Pointer or sync.Map) and give the agent the tools held")
+	}
+	for _, m := range h.models {
+		if b.routed.has(m.v) {
+			continue
+		}
+		b.refuse(refusals.ErrUnroutedModel, tp, "unrouted-model", p.name,
+			where(m.where)+" holds a chat-model client ("+m.v.Type().String()+") that is not the agent's routed model (Agent.ChatModel): its calls would not go through the agent's model",
+			"give the agent that model as Agent.ChatModel, or let the tool reach only the agent's model")
+	}
+}
+
+func where(w string) string {
+	if w == "" {
+		return "the tool"
+	}
+	return w
+}
+
+// isLibraryPointer reports whether t is a pointer to a library type (a
+// *mcpservers.Tool, say), whose fields Build does not walk.
+func isLibraryPointer(w *walker, t any) bool {
+	rt := reflect.TypeOf(t)
+	return rt != nil && rt.Kind() == reflect.Pointer && w.isLibraryType(rt.Elem())
 }
 
 // reachMiddleware refuses MCP tools middleware m holds but neither offers
-// nor the agent is given.
+// nor the agent is given, and channels of MCP tools it holds.
 func (b *builder) reachMiddleware(m Middleware, ptr string, given *toolSet) {
 	if isNil(m) {
 		return
 	}
 	reported := map[string]bool{}
-	b.walk.find(m, func(h MCPTool) {
-		if given.holds(h) {
-			return
-		}
-		name := h.Name()
-		if reported[name] {
-			return
-		}
-		reported[name] = true
-		b.refuse(refusals.ErrHiddenTool, ptr, "hidden-mcp-tool", name,
-			"a middleware holds this MCP tool but does not offer it, so it could run it out of the definition's sight",
-			"give the agent that tool, or list it in the middleware's Tools")
+	b.walk.find(m, visit{
+		tool: func(h MCPTool, _ string) {
+			if given.holds(h) {
+				return
+			}
+			name := h.Name()
+			if reported[name] {
+				return
+			}
+			reported[name] = true
+			b.refuse(refusals.ErrHiddenTool, ptr, "hidden-mcp-tool", name,
+				"a middleware holds this MCP tool but does not offer it, so it could run it out of the definition's sight",
+				"give the agent that tool, or list it in the middleware's Tools")
+		},
+		channel: func(path string) {
+			b.refuse(refusals.ErrHiddenTool, ptr, "mcp-tool-channel", "",
+				"the middleware"+path+" is a channel of MCP tools, whose contents Build cannot see",
+				"hold the tools where Build can read them (a field, slice, map, atomic.Pointer or sync.Map) and give the agent the tools held")
+		},
 	})
 }
 
@@ -129,202 +184,4 @@ func (s *toolSet) sameAs(h MCPTool, t Tool) bool {
 	ka, oka := keyOf(h)
 	kb, okb := keyOf(t)
 	return oka && okb && ka == kb
-}
-
-// walker finds MCP tools reachable from a value. It remembers, per type,
-// whether a value of that type can hold one at all, so walking plain data is
-// cheap.
-type walker struct {
-	mayHold map[reflect.Type]bool
-	modules []string // the build's module paths, read when first needed
-}
-
-func newWalker() *walker { return &walker{mayHold: map[reflect.Type]bool{}} }
-
-type visitKey struct {
-	t reflect.Type
-	p uintptr
-}
-
-// find calls found for each MCP tool reachable from root (root itself
-// excluded), not descending into the tools it finds.
-func (w *walker) find(root any, found func(MCPTool)) {
-	if root == nil {
-		return
-	}
-	rv := reflect.ValueOf(root)
-	if !w.canHold(rv.Type()) {
-		return // plain data, a func, or a type that cannot hold a tool: the common case
-	}
-	c := reflect.New(rv.Type()).Elem()
-	c.Set(rv)
-	seen := map[visitKey]bool{}
-	w.walk(c, seen, found, true)
-}
-
-func (w *walker) walk(v reflect.Value, seen map[visitKey]bool, found func(MCPTool), root bool) {
-	if !v.IsValid() {
-		return
-	}
-	if !v.CanInterface() && v.CanAddr() {
-		// An unexported field: read it through its address. Nothing is
-		// written, and the value found is only asked for its record.
-		v = reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
-	}
-	t := v.Type()
-	if !root && t.Kind() != reflect.Interface && t.Implements(mcpToolType) && v.CanInterface() {
-		if t.Kind() == reflect.Pointer && v.IsNil() {
-			return
-		}
-		found(v.Interface().(MCPTool))
-		return
-	}
-	if !w.canHold(t) {
-		return
-	}
-	switch t.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() {
-			return
-		}
-		k := visitKey{t, v.Pointer()}
-		if seen[k] {
-			return
-		}
-		seen[k] = true
-		w.walk(v.Elem(), seen, found, false)
-	case reflect.Interface:
-		if v.IsNil() || !v.CanInterface() {
-			return
-		}
-		e := v.Elem()
-		c := reflect.New(e.Type()).Elem()
-		c.Set(e)
-		w.walk(c, seen, found, false)
-	case reflect.Struct:
-		library := w.isLibraryType(t)
-		for i := range t.NumField() {
-			if library && !t.Field(i).IsExported() {
-				continue
-			}
-			w.walk(v.Field(i), seen, found, false)
-		}
-	case reflect.Slice:
-		if v.IsNil() {
-			return
-		}
-		k := visitKey{t, v.Pointer()}
-		if seen[k] {
-			return
-		}
-		seen[k] = true
-		for i := range v.Len() {
-			w.walk(v.Index(i), seen, found, false)
-		}
-	case reflect.Array:
-		for i := range v.Len() {
-			w.walk(v.Index(i), seen, found, false)
-		}
-	case reflect.Map:
-		if v.IsNil() || !v.CanInterface() {
-			return
-		}
-		k := visitKey{t, v.Pointer()}
-		if seen[k] {
-			return
-		}
-		seen[k] = true
-		it := v.MapRange()
-		for it.Next() {
-			for _, x := range []reflect.Value{it.Key(), it.Value()} {
-				c := reflect.New(x.Type()).Elem()
-				c.Set(x)
-				w.walk(c, seen, found, false)
-			}
-		}
-	}
-}
-
-// canHold reports whether a value of type t can hold an MCP tool.
-func (w *walker) canHold(t reflect.Type) bool {
-	if v, ok := w.mayHold[t]; ok {
-		return v
-	}
-	w.mayHold[t] = true // a recursive type: assume it can while deciding
-	v := false
-	switch t.Kind() {
-	case reflect.Interface:
-		v = true
-	case reflect.Pointer, reflect.Slice, reflect.Array:
-		v = t.Elem().Implements(mcpToolType) || t.Implements(mcpToolType) || w.canHold(t.Elem())
-	case reflect.Map:
-		v = t.Key().Implements(mcpToolType) || t.Elem().Implements(mcpToolType) || w.canHold(t.Key()) || w.canHold(t.Elem())
-	case reflect.Struct:
-		v = t.Implements(mcpToolType)
-		library := w.isLibraryType(t)
-		for i := 0; !v && i < t.NumField(); i++ {
-			f := t.Field(i)
-			if library && !f.IsExported() {
-				continue
-			}
-			v = f.Type.Implements(mcpToolType) || w.canHold(f.Type)
-		}
-	}
-	w.mayHold[t] = v
-	return v
-}
-
-// isLibraryType reports whether t is declared by the standard library,
-// mcp-go or this module, whose unexported fields Build does not read.
-func (w *walker) isLibraryType(t reflect.Type) bool {
-	p := t.PkgPath()
-	if p == "" || p == "main" || strings.HasSuffix(p, "_test") {
-		return false // unnamed, or declared in a program or a test: the user's
-	}
-	if underModule(p, "github.com/mark3labs/mcp-go") || underModule(p, "github.com/guardian-agent/guardian-go") {
-		return true
-	}
-	first, _, _ := strings.Cut(p, "/")
-	if strings.Contains(first, ".") {
-		return false
-	}
-	// No dot in the first element: the standard library's, unless a module
-	// of this build has the path (a module may be named "myapp").
-	if w.modules == nil {
-		w.modules = buildModules()
-	}
-	for _, m := range w.modules {
-		if underModule(p, m) {
-			return false
-		}
-	}
-	return true
-}
-
-// buildModules lists the paths of the running program's main module and
-// its dependencies (the replaced paths too).
-func buildModules() []string {
-	out := []string{}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return out
-	}
-	add := func(m *debug.Module) {
-		for ; m != nil; m = m.Replace {
-			if m.Path != "" {
-				out = append(out, m.Path)
-			}
-		}
-	}
-	add(&bi.Main)
-	for _, d := range bi.Deps {
-		add(d)
-	}
-	return out
-}
-
-// underModule reports whether package path p is module m's or one of its
-// subpackages'.
-func underModule(p, m string) bool {
-	return p == m || (len(p) > len(m) && p[len(m)] == '/' && p[:len(m)] == m)
 }

@@ -470,6 +470,8 @@ func TestRefusesCredentialsInText(t *testing.T) {
 	leaked := strings.Replace(string(doc), "Call GitHub.", "Call GitHub with "+tok+".", 1)
 	_, err = definition.Parse([]byte(leaked))
 	wantRefusals(t, err, "/systemPrompt token/github")
+	_, err = definition.Parse([]byte(strings.Replace(string(doc), "Call GitHub.", "Call mysql://root:"+tok[4:9]+"@db/app.", 1))) // an echoed DSN (secrets decision 35)
+	wantRefusals(t, err, "/systemPrompt url-password")
 	_, err = definition.Parse([]byte(strings.Replace(string(doc), `"name": "a",`, `"name": "a", "`+tok+`": 1,`, 1)))
 	wantRefusals(t, err, "/<member 2> unknown-field")
 	if err != nil && strings.Contains(err.Error(), tok) {

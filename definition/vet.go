@@ -76,7 +76,7 @@ func (d *Definition) vetFull(t Tool, subAgents []string) error {
 	tp := refusals.Append(idx.pointer, keyTools, strconv.Itoa(i))
 	recorded := tools.Items[i]
 
-	b := &builder{fp: d.fingerprinter(), walk: newWalker(), seed: maphash.MakeSeed(), cache: d.cache}
+	b := &builder{fp: d.fingerprinter(), walk: newWalker(nil), seed: maphash.MakeSeed(), cache: d.cache}
 	m, _ := t.(MCPTool)
 	var r MCPRecord
 	if m != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 
@@ -71,5 +72,57 @@ func BenchmarkAgentStep(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	})
+}
+
+// echoTool is an in-process Eino tool: no I/O, so that the benchmark below
+// measures what the vetting costs, not a server's round trip.
+type echoTool struct{}
+
+func (echoTool) Info(context.Context) (*schema.ToolInfo, error) {
+	return &schema.ToolInfo{Name: "echo", Desc: "Echoes."}, nil
+}
+
+func (echoTool) InvokableRun(_ context.Context, args string, _ ...tool.Option) (string, error) {
+	return args, nil
+}
+
+// BenchmarkGuardOverhead compares one step of an in-process tool through
+// a ToolsNode made by Graph.NewToolsNode (vetted, bound) with the same
+// step through Eino's own ToolsNode: guardian-go's cost alone.
+func BenchmarkGuardOverhead(b *testing.B) {
+	ctx := context.Background()
+	msg := schema.AssistantMessage("", []schema.ToolCall{{ID: "1", Type: "function",
+		Function: schema.FunctionCall{Name: "echo", Arguments: `{}`}}})
+	run := func(b *testing.B, r compose.Runnable[*schema.Message, []*schema.Message]) {
+		for b.Loop() {
+			if _, err := r.Invoke(ctx, msg); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	graph := func(tn *compose.ToolsNode) *compose.Graph[*schema.Message, []*schema.Message] {
+		gr := compose.NewGraph[*schema.Message, []*schema.Message]()
+		_ = gr.AddToolsNode("tools", tn)
+		_ = gr.AddEdge(compose.START, "tools")
+		_ = gr.AddEdge("tools", compose.END)
+		return gr
+	}
+	b.Run("eino", func(b *testing.B) {
+		tn, _ := compose.NewToolNode(ctx, &compose.ToolsNodeConfig{Tools: []tool.BaseTool{echoTool{}}})
+		r, err := graph(tn).Compile(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		run(b, r)
+	})
+	b.Run("guarded", func(b *testing.B) {
+		g := &guardianeino.Graph{Name: "bench"}
+		tn, _ := g.NewToolsNode(ctx, &compose.ToolsNodeConfig{Tools: []tool.BaseTool{echoTool{}}})
+		r, _, err := guardianeino.CompileGraph[*schema.Message, []*schema.Message](ctx, g, graph(tn), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		run(b, r)
 	})
 }

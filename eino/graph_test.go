@@ -190,3 +190,51 @@ func TestGraphRefusesUnofferedCallsAtRun(t *testing.T) {
 		}
 	})
 }
+
+// TestGraphApproval: a graph's ToolsNode pauses a call that may be
+// destructive for approval, checkpointed by the graph's store, and a
+// rejection is the answer, with nothing sent.
+func TestGraphApproval(t *testing.T) {
+	ctx := testCtx(t)
+	docs := startServer(t, "docs", nil, nil)
+	g := &guardianeino.Graph{Name: "graph", Approval: &guardianeino.Approval{}}
+	tn, err := g.NewToolsNode(ctx, &compose.ToolsNodeConfig{Tools: adapt(t, docs.tools["delete_page"])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr := compose.NewGraph[*schema.Message, []*schema.Message]()
+	_ = gr.AddToolsNode("tools", tn)
+	_ = gr.AddEdge(compose.START, "tools")
+	_ = gr.AddEdge("tools", compose.END)
+	store := &memStore{}
+	r, _, err := guardianeino.CompileGraph[*schema.Message, []*schema.Message](ctx, g, gr, nil, compose.WithCheckPointStore(store))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := schema.AssistantMessage("", []schema.ToolCall{{ID: "1", Type: "function",
+		Function: schema.FunctionCall{Name: "delete_page", Arguments: `{"page":"home"}`}}})
+	_, err = r.Invoke(ctx, msg, compose.WithCheckPointID("g1"))
+	info, ok := compose.ExtractInterruptInfo(err)
+	if !ok {
+		t.Fatalf("err = %v, want an interrupt", err)
+	}
+	var id string
+	for _, ic := range info.InterruptContexts {
+		if _, ok := ic.Info.(*guardianeino.ApprovalInterrupt); ok && ic.IsRootCause {
+			id = ic.ID
+		}
+	}
+	if id == "" {
+		t.Fatalf("no approval interrupt in %+v", info.InterruptContexts)
+	}
+	out, err := r.Invoke(compose.ResumeWithData(ctx, id, guardianeino.ApprovalDecision{Reason: "no"}), msg, compose.WithCheckPointID("g1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 1 || out[0].Content != "The user rejected this call of tool delete_page; it was not run. Reason: no" {
+		t.Fatalf("out = %+v", out)
+	}
+	if got := docs.Calls(); len(got) != 0 {
+		t.Fatalf("server calls = %v", got)
+	}
+}

@@ -3,6 +3,7 @@ package eino
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -95,6 +96,39 @@ func FuzzSchemaOf(f *testing.F) {
 		b, err := canonical(out)
 		if err != nil || !bytes.Equal(a, b) {
 			t.Fatalf("%s became %s", raw, out)
+		}
+	})
+}
+
+// FuzzParseArguments: the model's arguments are a JSON object (or
+// nothing), decoded with numbers as written; anything else is a problem
+// for the model to read, never a panic, and never a partial map.
+func FuzzParseArguments(f *testing.F) {
+	for _, s := range []string{``, `{}`, `{"a":1}`, `{"n":12345678901234567890}`, `[]`, `null`, `{"a":`, `{} {}`, ` {"x":[1,{"y":null}]} `} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		args, problem := parseArguments(s)
+		if problem != "" {
+			if args != nil {
+				t.Fatalf("%q: a problem and a map", s)
+			}
+			return
+		}
+		if args == nil {
+			t.Fatalf("%q: no problem and no map", s)
+		}
+		out, err := json.Marshal(args)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		if strings.TrimSpace(s) == "" || strings.TrimSpace(s) == "null" {
+			return
+		}
+		a, err1 := canonical([]byte(s))
+		b, err2 := canonical(out)
+		if err1 == nil && (err2 != nil || !bytes.Equal(a, b)) {
+			t.Fatalf("%q became %s", s, out)
 		}
 	})
 }

@@ -73,6 +73,11 @@ var (
 	// tool the agent is not given, whose server the definition would not
 	// record.
 	ErrForeignTool = member("holds an MCP tool the agent is not given", ErrCannotRecord)
+
+	// ErrUnroutedModel: a tool, or code shaping a tool's calls, can reach a
+	// chat-model client that is not the agent's routed model, whose calls
+	// would not go through it.
+	ErrUnroutedModel = member("can reach a chat model that is not routed", ErrCannotRecord)
 )
 
 // ErrUndescribed: a tool about to be called is not one the definition

@@ -16,13 +16,7 @@ func scanAssignments(s string, found report) {
 	// the scan moves right, so telling whether a pair is inside a URL costs
 	// nothing extra on long input.
 	p, lastStop, lastScheme := 0, -1, -1
-	for off := 0; ; {
-		i := strings.IndexByte(s[off:], '=')
-		if i < 0 {
-			break
-		}
-		e := off + i
-		off = e + 1
+	for e := range indexes(s, "=") {
 		if e == 0 || s[e-1] == '=' || s[e-1] == '!' || s[e-1] == '<' || s[e-1] == '>' || (e+1 < len(s) && s[e+1] == '=') {
 			continue // ==, !=, <=, >=, and base64 padding
 		}
@@ -98,13 +92,7 @@ func scanAssignments(s string, found report) {
 // value, unquoted, to the end of the line (a trailing " #" or " ;"
 // comment left out). Quoted values and key=value are the other scans'.
 func scanConfigLines(s string, found report) {
-	for s != "" {
-		line := s
-		if j := strings.IndexByte(s, '\n'); j >= 0 {
-			line, s = s[:j], s[j+1:]
-		} else {
-			s = ""
-		}
+	for line := range strings.SplitSeq(s, "\n") {
 		line = strings.TrimRight(strings.TrimLeft(line, " \t-"), " \t\r")
 		n := 0
 		for n < len(line) && n <= maxName && (isAlnum(line[n]) || strings.IndexByte("_.-", line[n]) >= 0) {
@@ -139,13 +127,8 @@ func scanConfigLines(s string, found report) {
 // (<add key="ApiKey" value="VALUE"/>). Attributes (password="VALUE") are
 // assignments, which scanAssignments reads.
 func scanXML(s string, found report) {
-	for off := 0; ; {
-		i := strings.Index(s[off:], "</")
-		if i < 0 {
-			break
-		}
-		end := off + i
-		off = end + 2
+	for end := range indexes(s, "</") {
+		off := end + 2
 		n := 0
 		for off+n < len(s) && n <= maxName && (isAlnum(s[off+n]) || strings.IndexByte("_.-:", s[off+n]) >= 0) {
 			n++
@@ -177,12 +160,8 @@ func scanXML(s string, found report) {
 			found(ruleCredentialAssignment, sec)
 		}
 	}
-	for off := 0; ; {
-		i := strings.Index(s[off:], `key="`)
-		if i < 0 {
-			return
-		}
-		off += i + len(`key="`)
+	for k := range indexes(s, `key="`) {
+		off := k + len(`key="`)
 		name, rest, ok := quotedArg(s[off-1:])
 		if !ok {
 			continue
@@ -207,12 +186,8 @@ func scanXML(s string, found report) {
 // [Environment]::SetEnvironmentVariable('NAME', 'VALUE', …).
 func scanSetEnv(s string, found report) {
 	const call = "SetEnvironmentVariable"
-	for off := 0; ; {
-		i := strings.Index(s[off:], call)
-		if i < 0 {
-			return
-		}
-		off += i + len(call)
+	for c := range indexes(s, call) {
+		off := c + len(call)
 		rest := strings.TrimLeft(s[off:], " \t")
 		if !strings.HasPrefix(rest, "(") {
 			continue
@@ -300,13 +275,7 @@ func pairValueSecret(st strength, v string) (string, bool) {
 
 // scanQuotedPairs finds "key": "value" and 'key': 'value' pairs.
 func scanQuotedPairs(s string, found report) {
-	for off := 0; ; {
-		i := strings.IndexByte(s[off:], ':')
-		if i < 0 {
-			return
-		}
-		c := off + i
-		off = c + 1
+	for c := range indexes(s, ":") {
 		// The key: a quoted string ending just before the colon, or a
 		// JavaScript object literal's bare identifier ({apiKey: "…"}).
 		k := c - 1

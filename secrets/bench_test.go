@@ -97,3 +97,30 @@ func BenchmarkCheckText(b *testing.B) {
 		}
 	}
 }
+
+// Credentials on typical env values, to set beside CheckArgs reading the
+// same values as arguments (the plain alternative: one check each).
+var typicalEnv = []string{
+	"postgres://app:${DB_PASSWORD}@db.example.com:5432/app?sslmode=require",
+	"Server=db;Database=app;User Id=sa;Password=" + fit("Hunter2024x", 11) + ";",
+	`{"Authorization": "Bearer ` + fake.notion + `", "Notion-Version": "2022-06-28"}`,
+	"eu-west-1", "https://api.example.com/v1", "/run/secrets/token",
+}
+
+func BenchmarkCredentials(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, v := range typicalEnv {
+			_ = secrets.Credentials(v)
+		}
+	}
+}
+
+func BenchmarkCredentialsCheckArgs(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, v := range typicalEnv {
+			_ = secrets.CheckArgs("/env", []string{v})
+		}
+	}
+}

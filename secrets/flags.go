@@ -6,7 +6,8 @@ import "strings"
 // -name VALUE (Go style), whose name decides (names.go) whether the value
 // is a credential; header flags (-H, --header); and the short password
 // flags of well-known programs (mysql -pSECRET, sshpass -p, redis-cli -a),
-// which only mean "password" after that program's name.
+// which only mean "password" after that program's name. judgeWord and
+// takePending apply these rules to each word of the walk in sequence.go.
 
 // program is a tool whose short flags take a password.
 type program uint8
@@ -277,4 +278,361 @@ func dashRune(s string) int {
 		return 3
 	}
 	return 0
+}
+
+// takePending consumes what the previous word left pending, if anything,
+// with w as the value: a credential flag's value, a header, a program's
+// password. It reports whether w was consumed.
+func (s *seq) takePending(w string, f *findings) bool {
+	p, st := s.pend, s.strength
+	s.pend, s.strength = pendNone, notSecret
+	if shellOperator(w) {
+		// && ; | exec: the command ends, and with it what was pending (a
+		// credential flag with no value, like one followed by a flag).
+		s.cmdPos, s.prev = 0, ""
+		return true
+	}
+	switch p {
+	case pendNone:
+		return false
+	case pendFlagValue:
+		if isFlagWord(w) {
+			return false
+		}
+		if pw := schemelessPassword(w); pw != "" {
+			f.add(ruleURLPassword, pw) // --proxy user:pw@proxy.example.com
+		}
+		if pw := s.oraclePassword(w); pw != "" {
+			f.add(ruleURLPassword, pw) // sqlplus -S scott/tiger@db
+		}
+	case pendCredential:
+		if isFlagWord(w) {
+			return false // a credential flag with no value: a switch
+		}
+		if literalSecret(st, w) {
+			f.add(ruleCredentialFlag, judged(st, w))
+		} else if st == strong && openSSLPassSecret(w) {
+			f.add(ruleCredentialFlag, w[len("pass:"):])
+		}
+	case pendHeader:
+		if name, v, ok := splitHeader(w); ok {
+			hs := headerStrength(name)
+			if v == "" && hs != notSecret {
+				s.pend, s.strength = pendHeaderVal, hs
+			} else if sec, ok := headerSecretOf(hs, v); ok {
+				f.add(ruleHeaderCredential, sec)
+			}
+		} else if hs := headerStrength(w); hs != notSecret && !strings.ContainsAny(w, "= ") {
+			s.pend, s.strength = pendHeaderVal, hs // --header Authorization "Bearer …"
+		} else if authSchemeValue(w) {
+			f.add(ruleHeaderCredential, authCredential(w)) // --header "Bearer …": the value alone
+		}
+	case pendHeaderVal:
+		if isFlagWord(w) {
+			return false
+		}
+		if sec, ok := headerSecretOf(st, w); ok {
+			f.add(ruleHeaderCredential, sec)
+		}
+	case pendPassword:
+		if isFlagWord(w) {
+			return false
+		}
+		if sec, ok := judge(strong, w); ok {
+			f.add(ruleCredentialFlag, sec)
+		}
+	case pendOpenSSL:
+		if openSSLPassSecret(w) {
+			f.add(ruleCredentialFlag, w[len("pass:"):])
+		}
+	case pendUserPass:
+		if pw := userPasswordOf(w); pw != "" {
+			f.add(ruleCredentialFlag, pw)
+		}
+	case pendSMBUser:
+		if pw := smbPassword(w); pw != "" {
+			f.add(ruleCredentialFlag, pw)
+		}
+	case pendLFTPUser:
+		if pw := lftpPassword(w); pw != "" {
+			f.add(ruleCredentialFlag, pw)
+		}
+	case pendUserPassGuess:
+		if isFlagWord(w) {
+			return false
+		}
+		// Without the program's name, -u may be docker's user:group: only
+		// a password that is neither a number nor a plain name counts.
+		if c := strings.IndexByte(w, ':'); c > 0 && userPassword(w) && !identifierLike(w[c+1:]) {
+			f.add(ruleCredentialFlag, w[c+1:])
+		}
+	case pendSetName:
+		if w == "" {
+			return false
+		}
+		if len(w) <= 3 && w[0] == '/' {
+			s.pend = pendSetName // setx /M NAME VALUE
+			return true
+		}
+		if name, _, _, ok := flagName(w); ok {
+			if classifyName(name) != notSecret {
+				return false // set --api-key …: the flag speaks for itself
+			}
+			s.pend = pendSetName // set -gx NAME VALUE, git config --global NAME VALUE
+			return true
+		}
+		if !variableName(w) {
+			return false
+		}
+		s.cmdPos, s.prev = s.cmdPos+1, w
+		if st := classifyName(w); st != notSecret {
+			s.pend, s.strength = pendSetValue, st // setx API_KEY VALUE
+		}
+	case pendSetValue:
+		if name, v, hasVal, ok := flagName(w); ok {
+			// gh secret set API_KEY --body VALUE, az … --value VALUE.
+			switch name {
+			case "body", "b", "value", "v":
+				if !hasVal {
+					s.pend, s.strength = pendSetValue, st
+				} else if sec, ok := judge(st, v); ok {
+					f.add(ruleCredentialAssignment, sec)
+				}
+				return true
+			}
+			return false
+		}
+		if sec, ok := judge(st, w); ok {
+			f.add(ruleCredentialAssignment, sec)
+		}
+	}
+	return true
+}
+
+// isFlagWord: a word that is a flag, not a value.
+func isFlagWord(w string) bool {
+	_, _, _, ok := flagName(w)
+	return ok
+}
+
+// judgeWord judges one word, its trailing shell operators stripped: as
+// the value the previous word left pending, as a header ("Name: value"),
+// as a flag (a credential-named one, a program's password flag, a header
+// flag), or else as a positional argument.
+func (s *seq) judgeWord(w string, f *findings) {
+	if s.takePending(w, f) {
+		return
+	}
+	if name, v, ok := splitHeader(w); ok && v == "" && !s.inner {
+		// "Authorization:" alone, its value in the next word.
+		if hs := headerStrength(name); hs != notSecret {
+			s.pend, s.strength = pendHeaderVal, hs
+			return
+		}
+	} else if ok && v != "" {
+		if sec, ok := headerSecretOf(headerStrength(name), v); ok {
+			f.add(ruleHeaderCredential, sec)
+		}
+	}
+	// Windows and PowerShell spell a flag's value with a colon:
+	// /password:VALUE, -Password:VALUE.
+	if name, v, ok := colonFlag(w); ok {
+		if st := classifyName(name); st != notSecret {
+			if sec, ok := judge(st, v); ok {
+				f.add(ruleCredentialFlag, sec)
+			}
+			return
+		}
+	}
+	if s.prog == progFreeRDP && strings.HasPrefix(w, "/p:") {
+		if sec, ok := judge(strong, w[3:]); ok {
+			f.add(ruleCredentialFlag, sec) // xfreerdp /p:SECRET
+		}
+		return
+	}
+	name, val, hasVal, isFlag := flagName(w)
+	if !isFlag {
+		s.positional(w, f)
+		return
+	}
+	if w[0] == '-' && w[1] != '-' && s.shortFlag(w[1:], f) {
+		return
+	}
+	if isHeaderFlag(name) {
+		if hasVal {
+			s.pend = pendHeader
+			s.takePending(val, f)
+		} else {
+			s.pend = pendHeader
+		}
+		return
+	}
+	if openSSLPassFlag(name) {
+		if hasVal {
+			if openSSLPassSecret(val) {
+				f.add(ruleCredentialFlag, val[len("pass:"):])
+			}
+		} else {
+			s.pend = pendOpenSSL
+		}
+		return
+	}
+	if (name == "user" || name == "proxy-user") && s.prog == progNone && !hasVal {
+		s.pend = pendUserPassGuess
+		return
+	}
+	if s.prog == progCurl && (name == "user" || name == "proxy-user") {
+		if hasVal {
+			if pw := userPasswordOf(val); pw != "" {
+				f.add(ruleCredentialFlag, pw)
+			}
+		} else {
+			s.pend = pendUserPass
+		}
+		return
+	}
+	st := classifyName(name)
+	if st == notSecret {
+		if !hasVal {
+			s.pend = pendFlagValue
+		} else if pw := schemelessPassword(val); pw != "" {
+			f.add(ruleURLPassword, pw)
+		}
+		return
+	}
+	if hasVal {
+		if sec, ok := judge(st, val); ok {
+			f.add(ruleCredentialFlag, sec)
+		} else if st == strong && openSSLPassSecret(val) {
+			f.add(ruleCredentialFlag, val[len("pass:"):])
+		}
+		return
+	}
+	s.pend, s.strength = pendCredential, st
+}
+
+// shortFlag judges a short flag, short being its letter and all that is
+// attached to it ('=' and '/' included: mysql takes -pPass=word/1 whole),
+// by what the program seen makes of it: a password (mysql -pSECRET,
+// sshpass -p SECRET), user:password (curl -u, HTTPie -a), user,password
+// (lftp -u) or user%password (smbclient -U). It reports whether the flag
+// was one of these.
+func (s *seq) shortFlag(short string, f *findings) bool {
+	sep, att := shortPassword(s.prog, short[0], s.login)
+	if len(short) == 1 && sep {
+		s.pend = pendPassword
+		return true
+	}
+	if len(short) > 1 && att {
+		if sec, ok := judge(strong, short[1:]); ok {
+			f.add(ruleCredentialFlag, sec)
+		}
+		return true
+	}
+	if s.prog == progNone && short[0] == 'p' && len(short) > 1 && attachedPasswordGuess(short[1:]) {
+		f.add(ruleCredentialFlag, short[1:])
+		return true
+	}
+	if (short[0] == 'u' && s.prog == progCurl) || (short[0] == 'a' && s.prog == progHTTPie) {
+		// curl -u user:pw, -uuser:pw; HTTPie -a user:pw, -auser:pw.
+		if len(short) == 1 {
+			s.pend = pendUserPass
+		} else if pw := userPasswordOf(short[1:]); pw != "" {
+			f.add(ruleCredentialFlag, pw)
+		}
+		return true
+	}
+	if short[0] == 'u' && s.prog == progLFTP {
+		if len(short) == 1 {
+			s.pend = pendLFTPUser
+		} else if pw := lftpPassword(short[1:]); pw != "" {
+			f.add(ruleCredentialFlag, pw)
+		}
+		return true
+	}
+	if (short == "u" || strings.HasPrefix(short, "u=")) && s.prog == progNone {
+		s.pend = pendUserPassGuess // curl -u user:pw, when the command is not seen
+		return true
+	}
+	if s.prog == progSMB && short[0] == 'U' {
+		if pw := smbPassword(short[1:]); len(short) > 1 && pw != "" {
+			f.add(ruleCredentialFlag, pw)
+		} else if len(short) == 1 {
+			s.pend = pendSMBUser
+		}
+		return true
+	}
+	return false
+}
+
+// colonFlag splits /name:value and -Name:value, the Windows and PowerShell
+// spelling of a flag with its value.
+func colonFlag(w string) (name, value string, ok bool) {
+	if len(w) < 4 || (w[0] != '/' && w[0] != '-') {
+		return "", "", false
+	}
+	i := 1
+	if w[0] == '-' && w[1] == '-' {
+		i = 2
+	}
+	start := i
+	if i >= len(w) || (!isUpper(w[i]) && !isLower(w[i])) {
+		return "", "", false
+	}
+	for i < len(w) && (isAlnum(w[i]) || w[i] == '-' || w[i] == '_') {
+		i++
+	}
+	if i-start < 2 || i >= len(w)-1 || w[i] != ':' {
+		return "", "", false
+	}
+	return w[start:i], w[i+1:], true
+}
+
+// oraclePassword returns the password of w if w is an Oracle login with
+// one, user/password or user/password@connect, as sqlplus, rman, expdp and
+// SQLcl (which needs the @connect) take it once the program is seen; else "".
+func (s *seq) oraclePassword(w string) string {
+	if s.prog != progOracle && s.prog != progSQLcl {
+		return ""
+	}
+	cred := w
+	at := strings.IndexByte(w, '@')
+	if at >= 0 {
+		cred = w[:at]
+	} else if s.prog == progSQLcl {
+		return ""
+	}
+	sl := strings.IndexByte(cred, '/')
+	if sl <= 0 || sl == len(cred)-1 || strings.ContainsAny(cred[sl+1:], "/ \t") {
+		return ""
+	}
+	for i := 0; i < sl; i++ {
+		if !oracleIdentChar(cred[i]) {
+			return ""
+		}
+	}
+	return urlPassword(cred[sl+1:])
+}
+
+// oracleIdentChar: a character of an Oracle user name.
+func oracleIdentChar(c byte) bool { return isAlnum(c) || c == '_' || c == '$' || c == '#' }
+
+// lftpPassword returns the password of lftp's user,password, or "".
+func lftpPassword(v string) string {
+	i := strings.IndexByte(v, ',')
+	if i <= 0 || i == len(v)-1 {
+		return ""
+	}
+	sec, _ := judge(strong, v[i+1:])
+	return sec
+}
+
+// smbPassword returns the password of user%password, or "".
+func smbPassword(v string) string {
+	i := strings.IndexByte(v, '%')
+	if i < 0 || i == len(v)-1 {
+		return ""
+	}
+	sec, _ := judge(strong, v[i+1:])
+	return sec
 }

@@ -61,12 +61,6 @@ func splitHeader(w string) (name, value string, ok bool) {
 	return w[:n], strings.TrimSpace(rest), true
 }
 
-// headerSecret decides a header's value.
-func headerSecret(st strength, value string) bool {
-	_, ok := headerSecretOf(st, value)
-	return ok
-}
-
 // headerSecretOf decides a header's value and returns the secret in it.
 func headerSecretOf(st strength, value string) (string, bool) {
 	switch st {

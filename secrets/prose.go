@@ -66,13 +66,7 @@ func describes(v string) bool {
 // like a key, as an echoed header does; prose that names a header ("send
 // it in the X-API-Key: header") has a word there, not a key.
 func scanHeaderLines(s string, found report) {
-	for off := 0; ; {
-		i := strings.Index(s[off:], ": ")
-		if i < 0 {
-			return
-		}
-		c := off + i
-		off = c + 2
+	for c := range indexes(s, ": ") {
 		k := c
 		for k > 0 && c-k < 40 && (isAlnum(s[k-1]) || s[k-1] == '-' || s[k-1] == '_') {
 			k--

@@ -34,7 +34,8 @@ const (
 	rulePrivateKey
 	ruleHighEntropy
 	ruleJWT
-	// token rules from here on; tokenRule reports whether a rule is one.
+	// token rules from here on; isToken reports whether a rule is one
+	// (or private-key, which is as specific).
 	ruleTokenGitHub
 	ruleTokenGitLab
 	ruleTokenSlack
@@ -92,6 +93,8 @@ const (
 	numRules
 )
 
+// isToken reports whether r is a token rule or private-key: a rule that
+// says exactly what a value is, beside which the generic ones are left out.
 func (r rule) isToken() bool { return r >= ruleJWT || r == rulePrivateKey }
 
 const (

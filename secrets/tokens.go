@@ -472,13 +472,7 @@ func privateKeyBlocks(s string, found report) {
 // terraformTokens reports each Terraform Cloud token: 14 alphanumerics,
 // ".atlasv1.", 60+ more.
 func terraformTokens(s string, found report) {
-	for off := 0; ; {
-		i := strings.Index(s[off:], ".atlasv1.")
-		if i < 0 {
-			return
-		}
-		i += off
-		off = i + 9
+	for i := range indexes(s, ".atlasv1.") {
 		before := 0
 		for before < i && before < 14 && isAlnum(s[i-1-before]) {
 			before++
@@ -493,13 +487,7 @@ func terraformTokens(s string, found report) {
 // digit, "Q~", then 31 to 34 more.
 func azureSecrets(s string, found report) {
 	const cs = csWordD | csDot
-	for off := 0; ; {
-		i := strings.Index(s[off:], "Q~")
-		if i < 0 {
-			return
-		}
-		i += off
-		off = i + 2
+	for i := range indexes(s, "Q~") {
 		if i < 4 || !isDigit(s[i-1]) {
 			continue
 		}
@@ -526,13 +514,8 @@ func azureSecrets(s string, found report) {
 // webhook bases that is long enough to hold one.
 func webhookPaths(s string, r rule, found report, bases ...string) {
 	for _, b := range bases {
-		for off := 0; ; {
-			i := strings.Index(s[off:], b)
-			if i < 0 {
-				break
-			}
-			rest := s[off+i+len(b):]
-			off += i + len(b)
+		for i := range indexes(s, b) {
+			rest := s[i+len(b):]
 			n := 0
 			for n < len(rest) && n < maxBody && (isAlnum(rest[n]) || strings.IndexByte("/_-@", rest[n]) >= 0) {
 				n++
@@ -542,55 +525,6 @@ func webhookPaths(s string, r rule, found report, bases ...string) {
 			}
 		}
 	}
-}
-
-// fillerBody: a token body that is filler, as vendors' documentation
-// writes a token's shape: all zeros or x's but for a few characters
-// (ghp_000…, sk-proj-XXXX…, xoxb-0000-0000-XXXX…). A generated token has
-// random characters throughout; twelve filler characters and at most
-// eight others is no such token.
-func fillerBody(body string) bool {
-	filler, other := 0, 0
-	for i := 0; i < len(body); i++ {
-		switch c := body[i]; {
-		case c == '0' || c == 'x' || c == 'X':
-			filler++
-		case isAlnum(c):
-			other++
-		}
-	}
-	return filler >= 12 && other <= 8
-}
-
-// vendorExample: AWS's documented example keys end in EXAMPLE
-// (AKIAIOSFODNN7EXAMPLE) or EXAMPLEKEY (…bPxRfiCYEXAMPLEKEY), and other
-// vendors follow the pattern; a generated key never does.
-func vendorExample(v string) bool {
-	return strings.HasSuffix(v, "EXAMPLE") || strings.HasSuffix(v, "EXAMPLEKEY")
-}
-
-// fillerPath: a webhook path whose every segment is filler after at most
-// one leading letter, as Slack's documentation writes its webhook
-// (T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX). A real webhook's IDs
-// and secret are not zeros.
-func fillerPath(p string) bool {
-	for p != "" {
-		seg := p
-		if j := strings.IndexByte(p, '/'); j >= 0 {
-			seg, p = p[:j], p[j+1:]
-		} else {
-			p = ""
-		}
-		if len(seg) > 1 && isUpper(seg[0]) {
-			seg = seg[1:]
-		}
-		for i := 0; i < len(seg); i++ {
-			if c := seg[i]; c != '0' && c != 'x' && c != 'X' && c != '-' && c != '_' {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // pemBody reports whether s, the text after a PEM header's closing

@@ -14,13 +14,8 @@ import "strings"
 // s is one word, a scheme-less user:password@host.
 func scanURLs(s string, found report) {
 	noTpl := false
-	for off := 0; ; {
-		i := strings.Index(s[off:], "://")
-		if i < 0 {
-			break
-		}
-		k := off + i
-		off = k + 3
+	for k := range indexes(s, "://") {
+		off := k + 3
 		start := k
 		for start > 0 && schemeChar(s[start-1]) {
 			start--
@@ -79,13 +74,7 @@ var specialSchemes = [...]string{"https", "http", "wss", "ws", "ftp"}
 // the two slashes that scanURLs looks for. The authority read is at most
 // maxValue bytes, so the scan stays linear.
 func scanLooseURLs(s string, found report) {
-	for off := 0; ; {
-		i := strings.IndexByte(s[off:], ':')
-		if i < 0 {
-			return
-		}
-		c := off + i
-		off = c + 1
+	for c := range indexes(s, ":") {
 		if strings.HasPrefix(s[c:], "://") {
 			continue // scanURLs reads it
 		}
@@ -117,13 +106,7 @@ func scanLooseURLs(s string, found report) {
 // whatever program takes it: "@//" follows no user/password pair but an
 // Oracle one (org/repo@v1 and package specs have no "//").
 func scanEZConnect(s string, found report) {
-	for off := 0; ; {
-		i := strings.Index(s[off:], "@//")
-		if i < 0 {
-			return
-		}
-		at := off + i
-		off = at + 3
+	for at := range indexes(s, "@//") {
 		// The password: back to the '/' that ends the user name. Neither
 		// walk passes a '/', so each byte is read once.
 		j := at
@@ -251,8 +234,6 @@ func checkUserinfo(ui string, found report) {
 		found(ruleURLUserToken, ui)
 	}
 }
-
-func urlPasswordSecret(pw string) bool { return urlPassword(pw) != "" }
 
 // urlPassword returns the secret of a URL's password: pw itself, or a
 // reference's literal default; "" for none, a reference or a placeholder.
@@ -464,13 +445,7 @@ func mcpEndpoint(hostPath string) bool {
 // (https://host/api/mcp/s/<key>/mcp). Only a segment that passes the strict
 // bare-value test counts: IDs in hex, UUIDs and words never do.
 func checkPath(path string, found report) {
-	for path != "" {
-		var seg string
-		if j := strings.IndexByte(path, '/'); j >= 0 {
-			seg, path = path[:j], path[j+1:]
-		} else {
-			seg, path = path, ""
-		}
+	for seg := range strings.SplitSeq(path, "/") {
 		if j := strings.IndexByte(seg, ';'); j >= 0 {
 			seg = seg[:j]
 		}
@@ -515,13 +490,7 @@ func keyPathHost(authority string) bool {
 // digits and letters both is the key. Network names (eth, polygon-mainnet)
 // and versions (v3) are not.
 func checkKeyPath(path string, found report) {
-	for path != "" {
-		var seg string
-		if j := strings.IndexByte(path, '/'); j >= 0 {
-			seg, path = path[:j], path[j+1:]
-		} else {
-			seg, path = path, ""
-		}
+	for seg := range strings.SplitSeq(path, "/") {
 		if ok, def := reference(seg); ok && def != "" {
 			seg = def
 		}

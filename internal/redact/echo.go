@@ -17,10 +17,13 @@ func (r *Redactor) HoldsCredential(s string) bool {
 // r learnt: in any string or member name, decoded (so that JSON escapes
 // hide nothing), or in the raw text itself.
 func (r *Redactor) EchoedIn(raw []byte) bool {
-	if r.load() == nil {
+	set := r.load()
+	if set == nil {
 		return false
 	}
-	if r.HoldsCredential(string(raw)) {
+	// The raw text as it is; its encoded runs are looked into in the
+	// decoded strings below, which hold the same runs unescaped.
+	if !set.find(foldASCII(string(raw)), set.creds, true, func(int, int) bool { return false }) {
 		return true
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))

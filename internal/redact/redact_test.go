@@ -339,3 +339,44 @@ func BenchmarkRedact(b *testing.B) {
 		_ = r.Redact(line)
 	}
 }
+
+// benchTool is a typical tool definition: a kilobyte of prose and schema.
+const benchTool = `{"name":"search_docs","title":"Search the docs","description":"Searches the documentation index for pages matching a query. Returns up to limit results, each with a title, a URL and a snippet. Use it before answering questions about configuration, deployment or the API; prefer exact product names. Results are ranked by relevance and recency.","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"What to look for, in plain words or with quotes for a phrase"},"limit":{"type":"integer","default":10,"minimum":1,"maximum":50},"section":{"type":"string","enum":["guides","reference","changelog","faq"],"examples":["guides"]}},"required":["query"]},"annotations":{"readOnlyHint":true,"openWorldHint":false}}`
+
+// benchRedactor knows a typical connection's values: a token header, a
+// DSN, a plain setting.
+func benchRedactor() *Redactor {
+	r := New()
+	r.LearnHeader("Authorization", "Bearer "+fakeToken("b"))
+	r.LearnEnv("DATABASE_URL", "postgres://app:Q7c0ffee12@db.internal:5432/app")
+	r.LearnEnv("NODE_ENV", "production")
+	return r
+}
+
+func BenchmarkEchoedIn(b *testing.B) {
+	r := benchRedactor()
+	raw := []byte(benchTool)
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if r.EchoedIn(raw) {
+			b.Fatal("echo")
+		}
+	}
+}
+
+// BenchmarkEchoedInBaseline is the plain alternative EchoedIn is reported
+// against: strings.Contains of each credential, as given, in the raw JSON.
+func BenchmarkEchoedInBaseline(b *testing.B) {
+	creds := []string{fakeToken("b"), "Q7c0ffee12"}
+	raw := benchTool
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, c := range creds {
+			if strings.Contains(raw, c) {
+				b.Fatal("echo")
+			}
+		}
+	}
+}
