@@ -1,11 +1,12 @@
 module github.com/guardian-agent/guardian-go
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/zeebo/blake3 v0.2.4
+	golang.org/x/oauth2 v0.38.0
 	golang.org/x/tools v0.26.0
 )
 

@@ -176,7 +176,9 @@ func (b *builder) agent(a *Agent, base string) (*AgentRecord, *agentIndex) {
 		tr, tv := b.tool(p, tp)
 		rec.Tools[i], idx.values[i] = tr, tv
 		idx.tools[p.name] = i
-		if p.mcp != nil {
+		if p.mcp != nil && !p.record.SessionBound {
+			// A session-bound tool is refused (sessionTool): its server
+			// is whatever the session reaches, not one to record.
 			useServer(rec.Extensions.Guardian.MCPTools, servers, p)
 		}
 		b.reach(p, tp, given)

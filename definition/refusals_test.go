@@ -119,6 +119,11 @@ func TestRefusesSessionTools(t *testing.T) {
 	}
 	_, err = definition.Build(&definition.Agent{Name: "a", Tools: tools(st...)}, nil)
 	wantRefusal(t, err, refusals.ErrSessionTool, "/tools/0", "session-tool")
+	// Only the refusal that is true: the session's server is not a server
+	// the record could describe, so nothing is said of its command.
+	if rs := refusals.All(err); len(rs) != 1 {
+		t.Errorf("%d refusals, want session-tool alone:\n%v", len(rs), err)
+	}
 }
 
 // otherLibraryTool is an MCP tool from another MCP client library, one of

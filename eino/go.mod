@@ -1,6 +1,6 @@
 module github.com/guardian-agent/guardian-go/eino
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/cloudwego/eino v0.7.36
@@ -39,6 +39,7 @@ require (
 	github.com/zeebo/blake3 v0.2.4 // indirect
 	golang.org/x/arch v0.11.0 // indirect
 	golang.org/x/exp v0.0.0-20230713183714-613f0c0eb8a1 // indirect
+	golang.org/x/oauth2 v0.38.0 // indirect
 	golang.org/x/sys v0.26.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect

@@ -105,6 +105,7 @@ func newHTTPClient(cfg *connConfig, red *redactor, tap *streamTap) (*http.Client
 		origin:  home,
 		headers: http.Header{},
 		auth:    cfg.auth,
+		url:     cfg.url,
 		red:     red,
 		timeout: cfg.timeout,
 		idle:    cfg.sseReadTimeout,
@@ -133,6 +134,7 @@ type roundTripper struct {
 	origin  origin // the only one requests go to
 	headers http.Header
 	auth    Auth
+	url     string // the connection's, for an OAuth
 	red     *redactor
 	timeout time.Duration // until response headers; <= 0: none
 	idle    time.Duration // between reads of an event stream; <= 0: none
@@ -164,6 +166,7 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	var resp *http.Response
 	var err error
 	if t.auth != nil {
+		r = r.WithContext(context.WithValue(r.Context(), authConnKey{}, authConn{url: t.url, learn: t.red.Learn}))
 		resp, err = t.auth.RoundTrip(r, send)
 	} else {
 		resp, err = send.RoundTrip(r)

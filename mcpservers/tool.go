@@ -270,7 +270,7 @@ func (s *remote) recordParts() ([]string, []definition.Code) {
 			add(definition.RoleInterceptor, ic, true)
 		}
 		add(definition.RoleHTTPClient, cfg.httpClient, cfg.httpClient != nil)
-		add(definition.RoleAuth, cfg.auth, cfg.auth != nil)
+		code = append(code, authCode(cfg.auth)...) // an OAuth: the user's code it holds
 		add(definition.RoleSampling, opts.sampling, opts.sampling != nil)
 		add(definition.RoleElicitation, opts.elicitation, opts.elicitation != nil)
 		add(definition.RoleRoots, opts.roots, opts.roots != nil)

@@ -1,6 +1,7 @@
 package mcpservers
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -8,6 +9,18 @@ import (
 
 	"github.com/guardian-agent/guardian-go/refusals"
 )
+
+// ptrInterceptor is an interceptor whose nil pointer panics when called.
+type ptrInterceptor struct{ tag string }
+
+func (p *ptrInterceptor) Intercept(ctx context.Context, req *CallRequest, next CallFunc) (*Result, error) {
+	req.Header.Set("X-Tag", p.tag)
+	return next(ctx, req)
+}
+
+func passOn(ctx context.Context, req *CallRequest, next CallFunc) (*Result, error) {
+	return next(ctx, req)
+}
 
 // embeddedConn satisfies Connection through its embedded Stdio, but is
 // not one of the closed set.
@@ -43,6 +56,8 @@ func TestNewClientRefusesBadConfiguration(t *testing.T) {
 		{"bad header name", map[string]Connection{"a": SSE{URL: "http://h", Headers: map[string]string{"Bad Name": "v"}}}, nil, []string{"/mcpServers/a/headers"}, []string{"header-invalid"}},
 		{"options", map[string]Connection{"a": Stdio{Command: "x"}}, &ClientOptions{LogLevel: "loud", ProtocolVersion: "1999-01-01", Interceptors: []Interceptor{nil}},
 			[]string{"", "", "/interceptors/0"}, []string{"log-level-invalid", "protocol-version-invalid", "interceptor-nil"}},
+		{"typed nil interceptor", map[string]Connection{"a": Stdio{Command: "x"}}, &ClientOptions{Interceptors: []Interceptor{InterceptorFunc(passOn), (*ptrInterceptor)(nil)}},
+			[]string{"/interceptors/1"}, []string{"interceptor-nil"}},
 		{"several, sorted", map[string]Connection{"b": Stdio{}, "a": SSE{URL: "bad"}}, nil, []string{"/mcpServers/a/url", "/mcpServers/b/command"}, []string{"url-scheme", "command-empty"}},
 	}
 	for _, tt := range tests {

@@ -46,10 +46,6 @@ var (
 	// strings.
 	ErrArgsNotStrings = member("stdio args are not a list of strings", ErrCannotRecord)
 
-	// ErrInterceptorsNotSequence: interceptors given as something other than
-	// a list.
-	ErrInterceptorsNotSequence = member("interceptors are not a list", ErrCannotRecord)
-
 	// ErrWebSocket: a websocket server, which a definition cannot record yet.
 	ErrWebSocket = member("websocket servers cannot be recorded", ErrCannotRecord)
 

@@ -9,7 +9,7 @@ import (
 
 func TestKindsMatchTheirFamily(t *testing.T) {
 	members := []error{
-		ErrSessionTool, ErrArgsNotStrings, ErrInterceptorsNotSequence, ErrWebSocket,
+		ErrSessionTool, ErrArgsNotStrings, ErrWebSocket,
 		ErrUnreadableSource, ErrStaleSource, ErrOpaqueCode, ErrHiddenTool, ErrForeignTool,
 	}
 	families := []error{ErrContainsSecret, ErrInvalid, ErrCannotRecord, ErrUndescribed}

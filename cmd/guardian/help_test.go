@@ -204,7 +204,10 @@ func TestHelpExamplesRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What each example gives: diff and scan show what they find.
-	want := map[string]int{"record": exitOK, "check": exitOK, "diff": exitRefused, "validate": exitOK, "scan": exitRefused}
+	// login needs a terminal: off one, it says so (exit 2).
+	want := map[string]int{"record": exitOK, "check": exitOK, "diff": exitRefused, "validate": exitOK, "scan": exitRefused, "login": exitBad, "logout": exitOK}
+	// login and logout use the user's config directory: a test's own.
+	cfgHome := []string{"XDG_CONFIG_HOME=" + t.TempDir()}
 	for _, c := range commands() {
 		t.Run(c.name, func(t *testing.T) {
 			help := guardian(t, root, nil, c.name, "--help")
@@ -218,7 +221,7 @@ func TestHelpExamplesRun(t *testing.T) {
 					continue
 				}
 				args := strings.Fields(line)[1:]
-				r := guardian(t, root, nil, args...)
+				r := guardian(t, root, cfgHome, args...)
 				if r.code != want[c.name] {
 					t.Errorf("%s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.TrimSpace(line), r.code, want[c.name], r.stdout, r.stderr)
 				}

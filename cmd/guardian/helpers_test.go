@@ -27,6 +27,9 @@ var builds struct {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv(asBrowserEnv) == "1" {
+		os.Exit(followURL(os.Args[len(os.Args)-1]))
+	}
 	code := m.Run()
 	if builds.dir != "" {
 		_ = os.RemoveAll(builds.dir)

@@ -168,6 +168,7 @@ func (rec *recording) listServers(cfg *mcpconfig.Config, selected []mcpconfig.Se
 // that cannot be made, an interrupt, or a failed server without
 // --keep-going.
 func (rec *recording) load(ctx context.Context, e *env, cmd, path string, selected []mcpconfig.Server, r *resolved, o *recordOptions) (tools []definition.Tool, ok bool) {
+	defer withOAuth(e, path, r.conns)() // OAuth for HTTP servers given no token: oauth.go
 	serverNames := make([]string, len(selected))
 	for i, s := range selected {
 		serverNames[i] = s.Name

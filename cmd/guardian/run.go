@@ -41,6 +41,8 @@ func commands() []command {
 		{"check", "record again and compare with a golden definition: exit 1 on drift", runCheck},
 		{"diff", "report how two definition documents differ, tool by tool and server by server", runDiff},
 		{"validate", "strictly parse and schema-validate a definition document", runValidate},
+		{"login", "sign in to a config's servers that require OAuth, caching the tokens", runLogin},
+		{"logout", "remove cached OAuth sign-ins", runLogout},
 		{"scan", "check MCP client config files for credentials in commands, args and URLs", func(ctx context.Context, args []string, e *env) int {
 			return runScan(ctx, args, e.stdout, e.stderr)
 		}},
@@ -71,6 +73,8 @@ Example:
 	guardian diff old.json new.json
 	guardian validate agent.json
 	guardian scan .vscode/mcp.json ~/.cursor/mcp.json
+	guardian login .vscode/mcp.json
+	guardian logout .vscode/mcp.json
 
 docs/cli.md has every command, flag and JSON shape, and a CI recipe.
 `

@@ -12,6 +12,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,6 +83,15 @@ func TestConformanceSuite(t *testing.T) {
 	}{
 		{"initialize", []string{"mcp-client-initialization"}},
 		{"tools_call", []string{"tool-add-numbers"}},
+		// OAuth (MCP authorization 2025-11-25): discovery, registration,
+		// PKCE S256, the resource parameter, token endpoint auth, step-up.
+		{"auth/metadata-default", []string{"prm-pathbased-requested", "authorization-server-metadata", "client-registration",
+			"authorization-request", "token-request", "pkce-verifier-matches-challenge", "valid-bearer-token"}},
+		{"auth/basic-cimd", []string{"cimd-client-id-used", "authorization-request", "token-request", "pkce-verifier-matches-challenge"}},
+		{"auth/token-endpoint-auth-basic", []string{"token-endpoint-auth-method", "resource-parameter-in-authorization", "resource-parameter-in-token"}},
+		{"auth/token-endpoint-auth-post", []string{"token-endpoint-auth-method", "resource-parameter-in-authorization", "resource-parameter-in-token"}},
+		{"auth/token-endpoint-auth-none", []string{"token-endpoint-auth-method", "resource-parameter-in-authorization", "resource-parameter-in-token"}},
+		{"auth/scope-step-up", []string{"scope-step-up-initial", "scope-step-up-escalation"}},
 		{"elicitation-sep1034-client-defaults", []string{
 			"client-elicitation-sep1034-string-default",
 			"client-elicitation-sep1034-integer-default",
@@ -148,8 +158,21 @@ func runScenarioSuite(t *testing.T, node, entry, command, scenario string, want 
 	}
 }
 
+// findChecks lists the checks.json files under dir, at any depth: a
+// scenario named auth/x writes its results under auth/.
+func findChecks(dir string) []string {
+	var files []string
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && d.Name() == "checks.json" {
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files
+}
+
 func firstChecks(dir string) string {
-	files, _ := filepath.Glob(filepath.Join(dir, "*", "checks.json"))
+	files := findChecks(dir)
 	if len(files) == 0 {
 		return filepath.Join(dir, "none", "checks.json")
 	}
@@ -159,9 +182,9 @@ func firstChecks(dir string) string {
 // readChecks reads the one checks.json the suite wrote under dir.
 func readChecks(t *testing.T, dir string) []check {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*", "checks.json"))
-	if err != nil || len(files) != 1 {
-		t.Fatalf("want one checks.json under the output directory, found %q (%v)", files, err)
+	files := findChecks(dir)
+	if len(files) != 1 {
+		t.Fatalf("want one checks.json under the output directory, found %q", files)
 	}
 	b, err := os.ReadFile(files[0])
 	if err != nil {

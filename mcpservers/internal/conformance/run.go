@@ -67,9 +67,15 @@ func runScenario(ctx context.Context, args []string, getenv func(string) string,
 	if sc.configure != nil {
 		sc.configure(opts)
 	}
-	c, err := mcpservers.NewClient(map[string]mcpservers.Connection{
-		serverName: mcpservers.StreamableHTTP{URL: serverURL},
-	}, opts)
+	conn := mcpservers.StreamableHTTP{URL: serverURL}
+	if sc.auth != nil {
+		a, err := sc.auth()
+		if err != nil {
+			return fmt.Errorf("scenario %s: %w", name, err)
+		}
+		conn.Auth = a
+	}
+	c, err := mcpservers.NewClient(map[string]mcpservers.Connection{serverName: conn}, opts)
 	if err != nil {
 		return fmt.Errorf("scenario %s: %w", name, err)
 	}

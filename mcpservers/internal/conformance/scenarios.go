@@ -12,6 +12,8 @@ import (
 type scenario struct {
 	// configure sets the client options the scenario needs, if any.
 	configure func(*mcpservers.ClientOptions)
+	// auth, if set, makes the connection's Auth.
+	auth func() (mcpservers.Auth, error)
 	// play connects through c and does what the scenario's server expects.
 	play func(ctx context.Context, c *mcpservers.Client, out io.Writer) error
 }
@@ -26,6 +28,16 @@ func lookupScenario(name string) (scenario, bool) {
 	case "tools_call":
 		return scenario{play: func(ctx context.Context, c *mcpservers.Client, out io.Writer) error {
 			return callTool(ctx, c, out, "add_numbers", map[string]any{"a": 5, "b": 3})
+		}}, true
+	case "auth/metadata-default", "auth/basic-cimd", "auth/token-endpoint-auth-basic",
+		"auth/token-endpoint-auth-post", "auth/token-endpoint-auth-none":
+		// Sign in (discovery, registration, PKCE, token) and list tools.
+		return scenario{auth: newOAuth, play: listTools}, true
+	case "auth/scope-step-up":
+		// Listing needs one scope, calling a tool another: the 403
+		// insufficient_scope makes the client sign in again for both.
+		return scenario{auth: newOAuth, play: func(ctx context.Context, c *mcpservers.Client, out io.Writer) error {
+			return callTool(ctx, c, out, "test-tool", map[string]any{})
 		}}, true
 	case "elicitation-sep1034-client-defaults":
 		// The tool asks for a form whose fields all have defaults and
