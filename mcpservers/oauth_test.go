@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/guardian-agent/guardian-go/definition"
-	"github.com/guardian-agent/guardian-go/internal/lockedbuffer"
 	"github.com/guardian-agent/guardian-go/internal/oauthtest"
 )
 
@@ -653,7 +652,7 @@ func TestBrowserSignIn(t *testing.T) {
 		t.Skip("the browser command is run through env(1)")
 	}
 	srv := oauthtest.Start(t, oauthtest.Options{})
-	var out lockedbuffer.Buffer
+	var out syncBuffer
 	b, err := NewBrowserSignIn(BrowserOptions{Out: &out, Command: []string{"env", browserEnv + "=1", testBinary()}})
 	if err != nil {
 		t.Fatal(err)
