@@ -769,8 +769,9 @@ func TestOAuthOther403(t *testing.T) {
 	forbidden := AuthFunc(func(req *http.Request, next http.RoundTripper) (*http.Response, error) {
 		return o.RoundTrip(req, roundTripFunc(func(r *http.Request) (*http.Response, error) {
 			resp, err := next.RoundTrip(r)
-			if err == nil && r.Method == http.MethodPost && r.Header.Get("Authorization") != "" && strings.HasSuffix(r.URL.Path, "/mcp") {
-				// A proxy in front of the server forbids this client.
+			if err == nil && r.Header.Get("Authorization") != "" && isMethod(r, "tools/list") {
+				// A proxy in front of the server forbids this client
+				// the list.
 				resp.Body.Close()
 				h := http.Header{"Www-Authenticate": {`Bearer error="invalid_token"`}}
 				return &http.Response{StatusCode: http.StatusForbidden, Header: h, Body: http.NoBody, Request: r}, nil
@@ -782,9 +783,26 @@ func TestOAuthOther403(t *testing.T) {
 	if err == nil {
 		t.Errorf("a forbidden connection went through")
 	}
-	if n.Load() != 1 {
-		t.Errorf("sign-ins = %d, want 1 (the 401's), none for the 403", n.Load())
+	_, _, toks, _ := srv.Snapshot()
+	if n.Load() != 1 || len(toks) != 1 {
+		t.Errorf("sign-ins = %d, token requests = %d; want 1 and 1 (the 401's), none for the 403", n.Load(), len(toks))
 	}
+}
+
+// isMethod reports whether r's JSON-RPC body is a request for method.
+func isMethod(r *http.Request, method string) bool {
+	if r.GetBody == nil {
+		return false
+	}
+	b, err := r.GetBody()
+	if err != nil {
+		return false
+	}
+	defer b.Close()
+	var msg struct {
+		Method string `json:"method"`
+	}
+	return json.NewDecoder(b).Decode(&msg) == nil && msg.Method == method
 }
 
 type roundTripFunc func(*http.Request) (*http.Response, error)
