@@ -7,6 +7,7 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/zeebo/blake3 v0.2.4
 	golang.org/x/oauth2 v0.38.0
+	golang.org/x/tools v0.26.0
 )
 
 require (

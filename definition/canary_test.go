@@ -1,7 +1,6 @@
 package definition_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -12,9 +11,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/guardian-agent/guardian-go/internal/lockedbuffer"
 
 	"github.com/guardian-agent/guardian-go/definition"
 	"github.com/guardian-agent/guardian-go/mcpservers"
@@ -71,24 +71,6 @@ func (r rooter) ListRoots(ctx context.Context, req *mcpservers.RootsRequest) ([]
 	return []mcpservers.Root{{URI: "file:///" + r.secret}}, nil
 }
 
-// lockedBuffer collects log output from several goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestNeverRecordedFieldsNeverLeak plants distinct random secrets in every
 // field a definition never records (headers, env, auth, working directory,
 // timeouts, the state of handlers, interceptors and the HTTP client
@@ -96,7 +78,7 @@ func (l *lockedBuffer) String() string {
 // the digest's input, an error, a diff or a log.
 func TestNeverRecordedFieldsNeverLeak(t *testing.T) {
 	// Not parallel: it captures the default slog logger.
-	logs := &lockedBuffer{}
+	logs := &lockedbuffer.Buffer{}
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	t.Cleanup(func() { slog.SetDefault(prev) })
@@ -137,7 +119,7 @@ func TestNeverRecordedFieldsNeverLeak(t *testing.T) {
 	remote.Auth = bearer{token: authToken}
 	remote.Timeout = timeout
 
-	stderr := &lockedBuffer{}
+	stderr := &lockedbuffer.Buffer{}
 	c, err := mcpservers.NewClient(map[string]mcpservers.Connection{"local": local, "remote": remote}, &mcpservers.ClientOptions{
 		Interceptors: []mcpservers.Interceptor{tagger{secret: interceptorState}},
 		Elicitation:  asker{secret: handlerState},

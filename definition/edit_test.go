@@ -116,6 +116,7 @@ func compileProgram(t *testing.T, dir, name, module string, edits ...string) {
 	}
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
+		//lint:ignore SA1019 a fallback for a test machine whose PATH has no go
 		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
 	cmd := exec.Command(goCmd, "build", "-o", "prog", ".")

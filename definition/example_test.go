@@ -220,6 +220,20 @@ func ExampleNewCache() {
 	// true
 }
 
+// CheckTransport is the rule Build applies to a server's transport, for a
+// program that checks a server before starting it: here at the server's
+// place in an MCP client config.
+func ExampleCheckTransport() {
+	err := definition.CheckTransport("/mcpServers/live", "live", definition.TransportWebSocket)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, refusals.ErrWebSocket))
+	fmt.Println(definition.CheckTransport("/mcpServers/docs", "docs", definition.TransportStreamableHTTP))
+	// Output:
+	// /mcpServers/live: websocket servers cannot be recorded: websocket ("live"); reach the server over streamable HTTP, SSE or stdio
+	// true
+	// <nil>
+}
+
 // A bound agent run: the loop binds its definition to the run's context
 // once, and every call made with that context checks itself before
 // anything is sent, whoever makes it. Here a native tool's function

@@ -64,9 +64,8 @@ func (b *builder) servers(used map[string]*serverUse, base string) []Server {
 				b.errs = append(b.errs, withSubject(err, name))
 			}
 		case TransportSSE, TransportStreamableHTTP, TransportWebSocket:
-			if s.Transport == TransportWebSocket {
-				b.refuse(refusals.ErrWebSocket, refusals.Append(sp, keyTransport), "websocket", name,
-					"", "reach the server over streamable HTTP or stdio")
+			if err := CheckTransport(refusals.Append(sp, keyTransport), name, s.Transport); err != nil {
+				b.errs = append(b.errs, err)
 			}
 			if s.URL == "" {
 				b.refuse(refusals.ErrInvalid, refusals.Append(sp, keyURL), "url-required", name, "", "give the server's URL")
@@ -79,12 +78,30 @@ func (b *builder) servers(used map[string]*serverUse, base string) []Server {
 				b.errs = append(b.errs, withSubject(err, name))
 			}
 		default:
-			b.refuse(refusals.ErrInvalid, refusals.Append(sp, keyTransport), "transport-unknown", name,
-				"", "use stdio, sse or streamable_http")
+			b.errs = append(b.errs, CheckTransport(refusals.Append(sp, keyTransport), name, s.Transport))
 		}
 		out = append(out, s)
 	}
 	return out
+}
+
+// CheckTransport refuses, at pointer, a transport a definition does not
+// record for the server named server: websocket (refusals.ErrWebSocket,
+// rule "websocket") and any transport it does not know (rule
+// "transport-unknown"). It returns nil for stdio, sse and
+// streamable_http. Build applies it to every server; a program that checks
+// a server's configuration before starting it calls it with a pointer into
+// that configuration, and gets the refusal Build would give.
+func CheckTransport(pointer, server string, t Transport) error {
+	switch t {
+	case TransportStdio, TransportSSE, TransportStreamableHTTP:
+		return nil
+	case TransportWebSocket:
+		return &refusals.Error{Kind: refusals.ErrWebSocket, Pointer: pointer, Rule: "websocket", Subject: subject(server),
+			Fix: "reach the server over streamable HTTP, SSE or stdio"}
+	}
+	return &refusals.Error{Kind: refusals.ErrInvalid, Pointer: pointer, Rule: "transport-unknown", Subject: subject(server),
+		Fix: "use stdio, sse or streamable_http"}
 }
 
 // withSubject names the server in refusals that do not name one yet.

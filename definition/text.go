@@ -35,14 +35,7 @@ func (b *builder) prose(base, key, s string) {
 
 // located returns err's refusals at pointer.
 func located(err error, pointer string) []error {
-	rs := refusals.All(err)
-	out := make([]error, len(rs))
-	for i, r := range rs {
-		c := *r
-		c.Pointer = pointer
-		out[i] = &c
-	}
-	return out
+	return refusals.Relocate(err, func(string) string { return pointer })
 }
 
 // textRefusals refuses the credentials in v's strings and member names; v

@@ -25,7 +25,10 @@ type AgentConfig struct {
 	adk.ChatModelAgentConfig
 
 	// ModelName is recorded as the agent's model, such as "gpt-4.1": an
-	// Eino chat model does not say which model it calls.
+	// Eino chat model does not say which model it calls. The chat model
+	// itself (Model) is the agent's routed model (definition.Agent's
+	// ChatModel): a tool holding any other chat model is refused
+	// (refusals.ErrUnroutedModel).
 	ModelName string
 
 	// SubAgents are the agents this one may transfer to
@@ -100,6 +103,9 @@ func planAgent(ctx context.Context, cfg *AgentConfig, path []string, depth int) 
 		Description:  cfg.Description,
 		Model:        cfg.ModelName,
 		SystemPrompt: cfg.Instruction,
+		// The agent's routed model: a tool that reaches any other chat
+		// model is refused.
+		ChatModel: cfg.Model,
 	}
 	var errs []error
 	add := func(bt tool.BaseTool) definition.Tool {
@@ -269,6 +275,11 @@ func recordTool(ctx context.Context, bt tool.BaseTool) (definition.Tool, error) 
 			return nil, errors.New("eino: a nil or zero *eino.Tool (make it with NewTool)")
 		}
 		return t.mcp, nil
+	case *EnhancedTool:
+		if t == nil || t.t == nil || t.t.mcp == nil {
+			return nil, errors.New("eino: a nil or zero *eino.EnhancedTool (make it with Tool.Enhanced)")
+		}
+		return t.t.mcp, nil
 	}
 	info, err := bt.Info(ctx)
 	if err != nil {
@@ -299,7 +310,8 @@ func recordTool(ctx context.Context, bt tool.BaseTool) (definition.Tool, error) 
 // this for each such tool; use it to give the same tool to
 // definition.Build.
 func NewNativeTool(ctx context.Context, bt tool.BaseTool) (*NativeTool, error) {
-	if _, ok := bt.(*Tool); ok {
+	switch bt.(type) {
+	case *Tool, *EnhancedTool:
 		return nil, errors.New("eino: NewNativeTool: an MCP tool (record its MCP() tool)")
 	}
 	t, err := recordTool(ctx, bt)

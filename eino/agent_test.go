@@ -282,3 +282,39 @@ func TestNonTextContentAsText(t *testing.T) {
 		t.Fatalf("structured = %q", got)
 	}
 }
+
+// TestEnhancedToolCarriesMedia: through Tool.Enhanced, an image, audio and
+// a binary resource reach the model as parts of the tool message, with the
+// data and MIME type the server sent.
+func TestEnhancedToolCarriesMedia(t *testing.T) {
+	ctx := testCtx(t)
+	docs := startServer(t, "docs", nil, nil)
+	a, err := guardianeino.NewTool(docs.tools["screenshot"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &scripted{steps: []func([]*schema.Message) *schema.Message{call("screenshot", `{}`), say("seen")}}
+	agent, _, err := guardianeino.NewChatModelAgent(ctx, agentConfig("viewer", m, []tool.BaseTool{a.Enhanced()}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := drain(t, adk.NewRunner(ctx, adk.RunnerConfig{Agent: agent}).Query(ctx, "Take a screenshot."))
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	var parts []schema.MessageInputPart
+	for _, msg := range m.lastInput() {
+		if msg.Role == schema.Tool {
+			parts = msg.UserInputMultiContent
+		}
+	}
+	if len(parts) != 4 || parts[0].Text != "a screenshot" ||
+		parts[1].Image == nil || *parts[1].Image.Base64Data != "iVBORw0KGgo=" || parts[1].Image.MIMEType != "image/png" ||
+		parts[2].Audio == nil || parts[2].Audio.MIMEType != "audio/wav" ||
+		parts[3].File == nil || *parts[3].File.Base64Data != "AAEC" || parts[3].File.MIMEType != "application/pdf" {
+		t.Fatalf("parts = %+v", parts)
+	}
+	if got := docs.Calls(); !slices.Equal(got, []string{"screenshot"}) {
+		t.Fatalf("server calls = %v", got)
+	}
+}

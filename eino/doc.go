@@ -9,7 +9,9 @@
 //     tool.InvokableTool: Info is the tool as its server sent it (its input
 //     schema marshals to the same JSON value), InvokableRun calls it through
 //     Tool.Call. A server-reported error is the model's to read; a transport
-//     failure is a Go error.
+//     failure is a Go error. Tool.Enhanced gives the same tool as a
+//     tool.EnhancedInvokableTool whose images, audio and files reach the
+//     model as parts.
 //   - NewChatModelAgent takes adk.ChatModelAgentConfig (in AgentConfig),
 //     records the agent (name, description, instruction as the system
 //     prompt, tools with their servers, sub-agents and agent tools) with

@@ -33,6 +33,10 @@ type Graph struct {
 	// Approval, if set, pauses calls in the graph's ToolsNodes as an
 	// agent's Approval does.
 	Approval *Approval
+	// ChatModel is the graph's routed model (definition.Agent's
+	// ChatModel), typically its chat model node's: a tool holding any
+	// other chat model is refused (refusals.ErrUnroutedModel).
+	ChatModel any
 
 	mu    sync.Mutex
 	nodes map[*compose.ToolsNode][]tool.BaseTool
@@ -142,7 +146,7 @@ func (c *captureInfo) OnFinish(_ context.Context, info *compose.GraphInfo) { c.i
 
 // record builds the definition's agent from the compiled graph's info.
 func (g *Graph) record(ctx context.Context, info *compose.GraphInfo) (*definition.Agent, map[string]definition.Tool, map[string]*mcpservers.Tool, error) {
-	a := &definition.Agent{Name: g.Name, Description: g.Description, Model: g.ModelName, SystemPrompt: g.SystemPrompt}
+	a := &definition.Agent{Name: g.Name, Description: g.Description, Model: g.ModelName, SystemPrompt: g.SystemPrompt, ChatModel: g.ChatModel}
 	tools := map[string]definition.Tool{}
 	mcp := map[string]*mcpservers.Tool{}
 	seen := map[tool.BaseTool]bool{}

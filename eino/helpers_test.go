@@ -63,8 +63,6 @@ func (s *scripted) lastInput() []*schema.Message {
 	return s.inputs[len(s.inputs)-1]
 }
 
-var callN sync.Mutex
-
 // call is a step asking for one tool call.
 func call(name, args string) func([]*schema.Message) *schema.Message {
 	return func(in []*schema.Message) *schema.Message {

@@ -3,6 +3,7 @@ package eino_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cloudwego/eino/adk"
@@ -161,4 +162,72 @@ func TestApprovalInterrupt(t *testing.T) {
 			t.Fatalf("outcome = %+v", o)
 		}
 	})
+}
+
+// TestTwoElicitationsResumeOneAtATime: two calls paused at once; resuming
+// one leaves the other paused (it interrupts again with its requests),
+// and resuming that one finishes the run.
+func TestTwoElicitationsResumeOneAtATime(t *testing.T) {
+	ctx := testCtx(t)
+	docs := startServer(t, "docs", nil, nil)
+	two := func(in []*schema.Message) *schema.Message {
+		return schema.AssistantMessage("", []schema.ToolCall{
+			{ID: "a", Type: "function", Function: schema.FunctionCall{Name: "book", Arguments: `{"people":2}`}},
+			{ID: "b", Type: "function", Function: schema.FunctionCall{Name: "book", Arguments: `{"people":3}`}},
+		})
+	}
+	both := func(in []*schema.Message) *schema.Message {
+		var got []string
+		for _, m := range in {
+			if m.Role == schema.Tool {
+				got = append(got, m.Content)
+			}
+		}
+		return schema.AssistantMessage(strings.Join(got, " | "), nil)
+	}
+	m := &scripted{steps: []func([]*schema.Message) *schema.Message{two, both}}
+	agent, _, err := guardianeino.NewChatModelAgent(ctx, agentConfig("booker", m, adapt(t, docs.tools["book"])), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: agent, CheckPointStore: &memStore{}})
+	roots := func(o outcome) []*adk.InterruptCtx {
+		t.Helper()
+		if o.err != nil || o.interrupt == nil {
+			t.Fatalf("outcome = %+v", o)
+		}
+		var out []*adk.InterruptCtx
+		for _, c := range o.interrupt.InterruptContexts {
+			if _, ok := c.Info.(*guardianeino.ElicitationInterrupt); ok && c.IsRootCause {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	first := roots(drain(t, runner.Query(ctx, "Book two tables.", adk.WithCheckPointID("two"))))
+	if len(first) != 2 {
+		t.Fatalf("%d interrupts, want 2", len(first))
+	}
+	accept := func(ic *adk.InterruptCtx, date string) map[string]any {
+		info := ic.Info.(*guardianeino.ElicitationInterrupt)
+		return map[string]any{ic.ID: guardianeino.ElicitationAnswers{info.Requests[0].Key: {
+			Action: mcpservers.ElicitationAccept, Content: map[string]any{"date": date}}}}
+	}
+	iter, err := runner.ResumeWithParams(ctx, "two", &adk.ResumeParams{Targets: accept(first[0], "2026-09-14")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := roots(drain(t, iter))
+	// The one not resumed pauses again, at its own address (a new ID).
+	if len(second) != 1 || second[0].Address.String() != first[1].Address.String() {
+		t.Fatalf("still paused: %d, want only the call at %s", len(second), first[1].Address)
+	}
+	iter, err = runner.ResumeWithParams(ctx, "two", &adk.ResumeParams{Targets: accept(second[0], "2026-09-15")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := drain(t, iter)
+	if o.err != nil || o.last == nil || !strings.Contains(o.last.Content, `"2026-09-14"`) || !strings.Contains(o.last.Content, `"2026-09-15"`) {
+		t.Fatalf("outcome = %+v", o)
+	}
 }

@@ -190,7 +190,8 @@ func isLocalPath(p string) bool {
 func goroot() string {
 	r := os.Getenv("GOROOT")
 	if r == "" {
-		r = runtime.GOROOT() //nolint:staticcheck // only to read stdlib source, if present
+		//lint:ignore SA1019 the build's GOROOT is where its standard library's source was; only read, if still there
+		r = runtime.GOROOT()
 	}
 	if r == "" {
 		return ""

@@ -40,7 +40,7 @@ type Fingerprinter struct {
 	values map[valueKey]outcome
 
 	files onceMap[place, fileResult]
-	pkgs  onceMap[place, pkgResult]
+	pkgs  onceMap[pkgKey, pkgResult]
 	types onceMap[reflect.Type, typeResult]
 
 	hashers *nodeHashers

@@ -55,7 +55,7 @@ func (f *Fingerprinter) methodOutcome(sym symbol) outcome {
 			} else {
 				p = e.foreignPackagePlace(st.pkgPath, pl)
 			}
-			pr := f.pkg(e, p)
+			pr := f.pkg(e, p, st.typeName, isExternalTestPath(st.pkgPath))
 			if pr.err != nil {
 				if pl.class == classUser {
 					if pr.notFound {

@@ -20,12 +20,39 @@ type pkgFile struct {
 	idx  *fileIndex
 }
 
-// pkg reads and indexes the package directory at p, once.
-func (f *Fingerprinter) pkg(e *env, p place) pkgResult {
+// pkgKey names a package directory's files: its non-test files, or all
+// of them.
+type pkgKey struct {
+	place
+	tests bool
+}
+
+// pkg reads and indexes the package directory at p, once: only its
+// non-test files, which hold every type a non-test file declares and all
+// of its methods that count (a test-only method does not change a
+// production type's digest), unless the type name is declared in none of
+// them or the package is an external test package: then its _test.go files
+// too. Test files are read only for a type declared in one.
+func (f *Fingerprinter) pkg(e *env, p place, typeName string, externalTest bool) pkgResult {
+	if !externalTest {
+		pr := f.pkgFiles(e, p, false)
+		if pr.err != nil {
+			return pr
+		}
+		if _, _, ok := pr.lookupType(typeName, false); ok {
+			return pr
+		}
+	}
+	return f.pkgFiles(e, p, true)
+}
+
+// pkgFiles reads and indexes the package directory at p, once for each
+// kind: its non-test files, or all of them (tests).
+func (f *Fingerprinter) pkgFiles(e *env, p place, tests bool) pkgResult {
 	if !p.ok() {
 		return pkgResult{err: errNotFound, notFound: true}
 	}
-	return f.pkgs.get(p, func() pkgResult {
+	return f.pkgs.get(pkgKey{p, tests}, func() pkgResult {
 		names, err := e.readDir(p)
 		if err != nil {
 			return pkgResult{err: err, notFound: true}
@@ -33,6 +60,9 @@ func (f *Fingerprinter) pkg(e *env, p place) pkgResult {
 		sort.Strings(names)
 		var out pkgResult
 		for _, n := range names {
+			if isTestFile(n) && !tests {
+				continue
+			}
 			fp := p.join(n)
 			fr := f.file(e, fp)
 			if fr.notFound {

@@ -521,6 +521,18 @@ func TestSources(t *testing.T) {
 	if d, err := withMore.Value("/v", &shapes.AuthRT{}); err != nil || d == d2 {
 		t.Errorf("a method in an included file left the digest as it was: %v, %v", d, err)
 	}
+	// A production type's fingerprint reads none of its package's test
+	// files: one that does not parse refuses nothing, and is not read.
+	withBrokenTest := withFS(fstest.MapFS{
+		"shapes.go":      {Data: src},
+		"shapes_test.go": {Data: []byte("package shapes\n\nfunc {")},
+	})
+	if d, err := withBrokenTest.Value("/v", &shapes.AuthRT{}); err != nil || d != d2 {
+		t.Errorf("with a test file that does not parse: %v, %v; want %v", d, err, d2)
+	}
+	if n := withBrokenTest.parses.Load(); n != 1 {
+		t.Errorf("%d files read, want 1: shapes.go alone", n)
+	}
 }
 
 func otherOS() string {

@@ -175,7 +175,7 @@ func (f *Fingerprinter) computeType(t reflect.Type) typeResult {
 	if !p.ok() {
 		p = e.packagePlace(pkgPath)
 	}
-	pr := f.pkg(e, p)
+	pr := f.pkg(e, p, name, strings.HasSuffix(pkgPath, "_test"))
 	if pr.err != nil {
 		if pr.notFound {
 			return typeResult{outcome: refused(unreadable(subject, "no source for package "+pkgPath+" on this machine or in Options.Sources"))}

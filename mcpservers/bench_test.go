@@ -3,8 +3,15 @@ package mcpservers
 import (
 	"context"
 	"fmt"
+	"os"
+	"slices"
+	"strconv"
 	"testing"
+	"time"
 
+	"github.com/guardian-agent/guardian-go/definition"
+	"github.com/guardian-agent/guardian-go/fingerprint"
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -121,4 +128,143 @@ func BenchmarkConnectPre2026(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkLoadStdio starts one stdio server with 50 tools, negotiates and
+// lists its tools, through this package with default options and through
+// raw mcp-go doing the same (NewStdioMCPClient, Initialize with its
+// server/discover probe, ListTools): the ratio of the two is what this
+// package adds to starting a server. Closing is left out of both. The
+// ratio sub-benchmark alternates the two and reports the ratio of their
+// medians, which other work on the machine disturbs less than two runs
+// one after the other.
+func BenchmarkLoadStdio(b *testing.B) {
+	const n = 50
+	conn := stdioServer("many", "MCPSERVERS_TOOLS", strconv.Itoa(n))
+	conns := map[string]Connection{"many": conn}
+	env := os.Environ()
+	for k, v := range conn.Env {
+		env = append(env, k+"="+v)
+	}
+	// Each returns how long the load took, and closes after.
+	ours := func(b *testing.B) time.Duration {
+		_, d := timedLoad(b, conns, nil, n)
+		return d
+	}
+	raw := func(b *testing.B) time.Duration {
+		ctx := context.Background()
+		t0 := time.Now()
+		mc, err := client.NewStdioMCPClient(conn.Command, env)
+		if err != nil {
+			b.Fatal(err)
+		}
+		init := mcp.InitializeRequest{}
+		init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
+		if _, err := mc.Initialize(ctx, init); err != nil {
+			b.Fatal(err)
+		}
+		res, err := mc.ListTools(ctx, mcp.ListToolsRequest{})
+		if err != nil || len(res.Tools) != n {
+			b.Fatal(err)
+		}
+		d := time.Since(t0)
+		mc.Close()
+		return d
+	}
+	for _, bc := range []struct {
+		name string
+		load func(*testing.B) time.Duration
+	}{{"mcpservers", ours}, {"mcp-go", raw}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var total time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				total += bc.load(b)
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "load-ms/op")
+		})
+	}
+	b.Run("ratio", func(b *testing.B) {
+		var a, r []time.Duration
+		for b.Loop() {
+			a = append(a, ours(b))
+			r = append(r, raw(b))
+		}
+		b.ReportMetric(float64(median(a))/float64(median(r)), "mcpservers/mcp-go")
+	})
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// BenchmarkBuildShare is what building a definition adds to loading: the
+// 50 tools of one stdio server, given one InterceptorFunc, built cold (a
+// new Fingerprinter, every source file read again, as a program's first
+// Build) and warm (the Fingerprinter of an earlier Build). Each reports
+// its median as a share of the median load of the same tools in the same
+// run (load: NewClient and Tools, as in BenchmarkLoadStdio).
+func BenchmarkBuildShare(b *testing.B) {
+	const n = 50
+	conns := map[string]Connection{"many": stdioServer("many", "MCPSERVERS_TOOLS", strconv.Itoa(n))}
+	opts := &ClientOptions{Interceptors: []Interceptor{InterceptorFunc(func(ctx context.Context, req *CallRequest, next CallFunc) (*Result, error) {
+		return next(ctx, req)
+	})}}
+	load := func(b *testing.B) ([]*Tool, time.Duration) { return timedLoad(b, conns, opts, n) }
+	tools, _ := load(b)
+	agent := &definition.Agent{Name: "bench"}
+	for _, t := range tools {
+		agent.Tools = append(agent.Tools, t)
+	}
+	build := func(b *testing.B, o *definition.Options) time.Duration {
+		t0 := time.Now()
+		if _, err := definition.Build(agent, o); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t0)
+	}
+	warm := &definition.Options{Fingerprinter: fingerprint.New(nil)}
+	build(b, warm)
+	for _, bc := range []struct {
+		name string
+		opts func() *definition.Options
+	}{
+		{"cold", func() *definition.Options { return nil }},
+		{"warm", func() *definition.Options { return warm }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var loads, builds []time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				_, l := load(b)
+				b.StartTimer()
+				loads = append(loads, l)
+				builds = append(builds, build(b, bc.opts()))
+			}
+			b.ReportMetric(float64(median(builds).Microseconds())/1000, "build-ms")
+			b.ReportMetric(float64(median(loads).Microseconds())/1000, "load-ms")
+			b.ReportMetric(100*float64(median(builds))/float64(median(loads)), "%-of-load")
+		})
+	}
+}
+
+// timedLoad makes a Client of conns and loads its n tools, timing both,
+// then closes it: the tools keep their records, which is all Build reads.
+func timedLoad(b *testing.B, conns map[string]Connection, opts *ClientOptions, n int) ([]*Tool, time.Duration) {
+	t0 := time.Now()
+	c, err := NewClient(conns, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tools, err := c.Tools(context.Background())
+	if err != nil || len(tools) != n {
+		b.Fatal(len(tools), err)
+	}
+	d := time.Since(t0)
+	c.Close()
+	return tools, d
 }

@@ -125,6 +125,7 @@ func (s *remote) initialize(ctx context.Context, sess *session) error {
 	if s.opts.onLog != nil && !sess.modern && res.Capabilities.Logging != nil {
 		// Before 2026-07-28 the level is set once, for the session. A
 		// server that refuses still works.
+		//lint:ignore SA1019 deprecated from 2026-07-28 on, and used only for the servers before it
 		_ = sess.mc.SetLevel(ctx, mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: mcp.LoggingLevel(s.opts.logLevel)}})
 	}
 	return nil

@@ -121,6 +121,17 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// Detail is what Error prints after the kind: a description of the cause,
+// cleared of the connection's credentials, or empty. A program that names
+// the server and the operation itself (the guardian CLI's report, say)
+// shows Op, Kind and Detail rather than taking Error's line apart.
+func (e *Error) Detail() string {
+	if e == nil {
+		return ""
+	}
+	return e.detail
+}
+
 // Unwrap returns the kind and the cause, for errors.Is and errors.As.
 func (e *Error) Unwrap() []error {
 	if e == nil {

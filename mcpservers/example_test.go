@@ -7,6 +7,7 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"os"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -280,4 +281,30 @@ func ExampleTool_InputSchema() {
 	fmt.Println(string(tools[0].InputSchema()))
 	// Output:
 	// {"type":"object","description":"by id or by name","properties":{"id":{"type":"integer"},"name":{"type":"string"}},"anyOf":[{"required":["id"]},{"required":["name"]}]}
+}
+
+// Detail is the cause's description without the server and operation
+// Error prints around it, for a report that names them itself.
+func ExampleError_Detail() {
+	dir, err := os.MkdirTemp("", "example")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	client, err := mcpservers.NewClient(map[string]mcpservers.Connection{
+		"docs": mcpservers.Stdio{Command: "./no-such-server", Dir: dir},
+	}, nil)
+	if err != nil {
+		panic(err)
+	}
+	defer client.Close()
+	_, err = client.Tools(context.Background())
+	var e *mcpservers.Error
+	if errors.As(err, &e) {
+		fmt.Printf("%s: %s: %v\n", e.Server, e.Op, e.Kind)
+		fmt.Println(e.Detail())
+	}
+	// Output:
+	// docs: connect: cannot connect
+	// command not found
 }

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/guardian-agent/guardian-go/internal/lockedbuffer"
 )
 
 func TestServerExitsDuringInitialize(t *testing.T) {
@@ -133,7 +135,7 @@ func TestCallDeadline(t *testing.T) {
 
 func TestCloseEndsEverything(t *testing.T) {
 	hs := startHTTP(t)
-	stderr := &syncBuffer{}
+	stderr := &lockedbuffer.Buffer{}
 	c, err := NewClient(map[string]Connection{
 		"docs":       stdioServer("docs"),
 		"grand":      stdioServer("grandchild"),
@@ -163,7 +165,7 @@ func TestCloseEndsEverything(t *testing.T) {
 		_, err := tools["docs_block"].Call(context.Background(), nil)
 		inFlight <- err
 	}()
-	time.Sleep(50 * time.Millisecond)
+	waitInFlight(t, tools["docs_block"])
 
 	start := time.Now()
 	if err := c.Close(); err != nil {
@@ -204,7 +206,13 @@ func TestCloseAbortsAConnect(t *testing.T) {
 		_, err := c.Tools(context.Background())
 		done <- err
 	}()
-	time.Sleep(200 * time.Millisecond)
+	// Close while the connect is under way.
+	waitFor(t, func() bool {
+		srv := c.servers["mute"]
+		srv.mu.Lock()
+		defer srv.mu.Unlock()
+		return srv.connecting != nil
+	})
 	c.Close()
 	select {
 	case err := <-done:

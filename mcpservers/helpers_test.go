@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/guardian-agent/guardian-go/internal/lockedbuffer"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -209,22 +210,36 @@ func wantKind(t testing.TB, err error, kind error, server string) *Error {
 	return e
 }
 
-// syncBuffer is a bytes.Buffer safe for one writer and one reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+// syncBuffer is the shared locked buffer under the name the OAuth tests
+// use: one implementation, internal/lockedbuffer.
+type syncBuffer = lockedbuffer.Buffer
+
+// liveSession is the session srv holds now, or nil.
+func liveSession(srv *remote) *session {
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	return srv.sess
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
+// waitInFlight waits until a call of tool is in flight: tracked by its
+// session, so that the session's end ends it.
+func waitInFlight(t *testing.T, tool *Tool) {
+	t.Helper()
+	waitFor(t, func() bool {
+		sess := liveSession(tool.srv)
+		return sess != nil && sess.soleCall() != nil
+	})
 }
 
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+// noticesDone waits until the notices tool's session sent off a call's
+// path (notifications/cancelled) have been answered: after it, the server
+// has every notice it will get for the calls made so far. The notice is
+// added before the call returns (cancelRemote), so a call that returned
+// has its notice, if any, counted.
+func noticesDone(tool *Tool) {
+	if sess := liveSession(tool.srv); sess != nil {
+		sess.bg.Wait()
+	}
 }
 
 // packageDir is this package's source directory, to tell its goroutines in

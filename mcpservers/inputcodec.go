@@ -221,7 +221,7 @@ func encodeContent(c Content) (json.RawMessage, error) {
 		return json.Marshal(struct {
 			base
 			Resource contents `json:"resource"`
-		}{base{"resource", c.Annotations, c.Meta}, contents{r.URI, r.MIMEType, r.Text, r.Blob, r.Meta}})
+		}{base{"resource", c.Annotations, c.Meta}, contents(r)})
 	case *UnknownContent:
 		if !json.Valid(c.Raw) {
 			return nil, errors.New("an unknown content block is not valid JSON")

@@ -123,6 +123,7 @@ func TestInteropEverythingTools(t *testing.T) {
 				log := s.log()
 				wire := log.toolListing(t)
 				assertToolsMatch(t, tools, wire, true)
+				checkTranscript(t, "everything-"+strings.ReplaceAll(name, "/", "-"), log)
 
 				initParams, initResult := log.initialize(t)
 				var ip struct {

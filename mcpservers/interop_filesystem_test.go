@@ -70,6 +70,7 @@ func TestInteropFilesystem(t *testing.T) {
 	t.Run("tools_match_the_wire", func(t *testing.T) {
 		log := rec.log(t)
 		assertToolsMatch(t, tools, log.toolListing(t), true)
+		checkTranscript(t, "filesystem-stdio", log)
 		initParams, _ := log.initialize(t)
 		var ip struct {
 			Capabilities json.RawMessage `json:"capabilities"`

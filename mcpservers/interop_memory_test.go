@@ -35,6 +35,7 @@ func TestInteropMemory(t *testing.T) {
 	t.Run("tools_match_the_wire", func(t *testing.T) {
 		log := rec.log(t)
 		assertToolsMatch(t, tools, log.toolListing(t), true)
+		checkTranscript(t, "memory-stdio", log)
 		raw := dialRawStdio(t, bin, nil, parentEnv(map[string]string{"MEMORY_FILE_PATH": filepath.Join(t.TempDir(), "raw.jsonl")}))
 		if _, err := rawInitialize(ctx, raw, nil); err != nil {
 			t.Fatal(err)

@@ -25,6 +25,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/guardian-agent/guardian-go/internal/lockedbuffer"
 )
 
 // requireInteropEnv names the variable that turns a missing interop install
@@ -145,7 +147,7 @@ func (s *everythingHTTP) restart(t testing.TB) {
 // stop ends it (SIGINT, on which it shuts down cleanly, then SIGKILL) and
 // waits for it.
 func runEverythingHTTP(bin, mode string, port int) (stop func(), err error) {
-	out := &lockedBuffer{}
+	out := &lockedbuffer.Buffer{}
 	cmd := exec.Command(bin, mode)
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
 	cmd.Stdout = out
@@ -188,25 +190,6 @@ func runEverythingHTTP(bin, mode string, port int) (stop func(), err error) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// lockedBuffer is an io.Writer safe for the concurrent writes of a child's
-// stdout and stderr.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // lineWriter sends each line written to it to t.Log, for servers' stderr.

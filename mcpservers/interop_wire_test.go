@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -26,6 +27,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/tools/txtar"
 
 	"github.com/guardian-agent/guardian-go/mcpservers"
 )
@@ -853,4 +856,56 @@ func parentEnv(extra map[string]string) []string {
 		env = append(env, k+"="+v)
 	}
 	return env
+}
+
+// update rewrites the interop transcripts (testdata/interop/transcripts)
+// from what the servers sent in this run: go test -run Interop -update.
+var update = flag.Bool("update", false, "rewrite the interop transcripts in testdata/interop/transcripts")
+
+// checkTranscript compares the opening of a recorded session with its
+// transcript, testdata/interop/transcripts/NAME.txtar: what the client
+// declared in initialize, what the server answered, and every tool of
+// its listing as sent, one a line. A pinned server upgrade or a change of
+// what this package declares shows up as a diff of that file; -update
+// rewrites it (and nothing else does).
+func checkTranscript(t *testing.T, name string, l *wireLog) {
+	t.Helper()
+	params, result := l.initialize(t)
+	var tools bytes.Buffer
+	for _, tool := range l.toolListing(t) {
+		tools.Write(tool)
+		tools.WriteByte('\n')
+	}
+	got := &txtar.Archive{
+		Comment: []byte("What " + name + " exchanged on the wire at the start of a session, recorded by\n" +
+			t.Name() + ". Rewrite with: go test -run '" + strings.SplitN(t.Name(), "/", 2)[0] + "' ./mcpservers -update\n"),
+		Files: []txtar.File{
+			{Name: "client: initialize params", Data: []byte(canonicalJSON(params) + "\n")},
+			{Name: "server: initialize result", Data: []byte(canonicalJSON(result) + "\n")},
+			{Name: "server: tools/list tools", Data: tools.Bytes()},
+		},
+	}
+	path := filepath.Join("testdata", "interop", "transcripts", name+".txtar")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, txtar.Format(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no transcript (run with -update to record one): %v", err)
+	}
+	want := txtar.Parse(data)
+	if len(want.Files) != len(got.Files) {
+		t.Fatalf("%s has %d sections, want %d: rewrite it with -update", path, len(want.Files), len(got.Files))
+	}
+	for i, f := range got.Files {
+		if w := want.Files[i]; w.Name != f.Name || !bytes.Equal(w.Data, f.Data) {
+			t.Errorf("%s: %q differs from this session's (-update rewrites it):\n--- transcript\n%s\n--- this session\n%s", path, f.Name, w.Data, f.Data)
+		}
+	}
 }

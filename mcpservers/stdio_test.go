@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/guardian-agent/guardian-go/internal/lockedbuffer"
 )
 
 func TestStdioEnvironment(t *testing.T) {
@@ -68,7 +70,7 @@ func TestStdioCommandLookup(t *testing.T) {
 }
 
 func TestStdioStderr(t *testing.T) {
-	stderr := &syncBuffer{}
+	stderr := &lockedbuffer.Buffer{}
 	c := newClient(t, map[string]Connection{"dies": stdioServer("exit-init")}, &ClientOptions{Stderr: stderr})
 	_, _ = c.Tools(testCtx(t))
 	c.Close()
@@ -85,7 +87,7 @@ func TestStdioStderr(t *testing.T) {
 }
 
 func TestStderrLinesStayWhole(t *testing.T) {
-	var b syncBuffer
+	var b lockedbuffer.Buffer
 	w := &lineWriter{w: &b}
 	w.writeLine("a", []byte("one "), false)
 	w.writeLine("a", []byte("line\n"), true)

@@ -10,10 +10,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -101,6 +101,22 @@ func stdioServer(mode string, env ...string) Stdio {
 	return Stdio{Command: testBinary(), Env: e}
 }
 
+// meetAtBarrier marks this server as started in dir, then waits until
+// MCPSERVERS_BARRIER_N servers have, for at most 30 s: servers started one
+// after the other, each waiting for the last to answer, never all meet.
+func meetAtBarrier(dir string) bool {
+	n, _ := strconv.Atoi(os.Getenv("MCPSERVERS_BARRIER_N"))
+	if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(os.Getpid())), nil, 0o600); err != nil {
+		return false
+	}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if ents, err := os.ReadDir(dir); err == nil && len(ents) >= n {
+			return true
+		}
+	}
+	return false
+}
+
 func testBinary() string {
 	exe, err := os.Executable()
 	if err != nil {
@@ -114,6 +130,10 @@ func runTestServer(mode string) int {
 	// fetching a package) without using the CPU.
 	if d, err := time.ParseDuration(os.Getenv("MCPSERVERS_DELAY")); err == nil {
 		time.Sleep(d)
+	}
+	if dir := os.Getenv("MCPSERVERS_BARRIER"); dir != "" && !meetAtBarrier(dir) {
+		fmt.Fprintln(os.Stderr, "barrier: the other servers never started")
+		return 5
 	}
 	switch mode {
 	case "docs":
@@ -544,7 +564,6 @@ func escapeJSONHard(s string) string {
 // 127.0.0.1, for the test's lifetime.
 type httpServers struct {
 	streamable, sse string
-	requests        chan *http.Request // every request seen, when not nil
 }
 
 func startHTTP(t testing.TB, streamableOpts ...server.StreamableHTTPOption) *httpServers {

@@ -70,7 +70,8 @@ func (s *remote) streamableTransport(sess *session) (transport.Interface, error)
 		// (elicitation, sampling) on the standalone GET stream, which
 		// mcp-go opens only with this option; streamable hides that it
 		// would also force the old protocol, and the stream is opened
-		// only if the server turns out to be an old one.
+		// only if the server turns out to be an old one (docs/decisions.md).
+		//lint:ignore SA1019 the only way mcp-go opens the GET stream a pre-2026 server needs
 		transport.WithContinuousListening())
 	if err != nil {
 		return nil, s.connectError(ErrConnect, "the URL cannot be used")

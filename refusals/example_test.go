@@ -67,3 +67,20 @@ func ExampleComparePointers() {
 	// Output:
 	// -1
 }
+
+func ExampleRelocate() {
+	// A check of a server's args on their own reports at /args/1; in the
+	// config, the args sit under the server.
+	err := refusals.Join(
+		&refusals.Error{Kind: refusals.ErrContainsSecret, Pointer: "/args/1", Rule: "credential-flag"},
+		errors.New("not a refusal"),
+	)
+	server := refusals.Pointer("mcpServers", "db")
+	for _, r := range refusals.All(errors.Join(refusals.Relocate(err, func(p string) string { return server + p })...)) {
+		fmt.Println(r.Pointer, r.Rule)
+	}
+	fmt.Println(refusals.All(err)[0].Pointer) // the original is unchanged
+	// Output:
+	// /mcpServers/db/args/1 credential-flag
+	// /args/1
+}

@@ -4,24 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
-	"unicode"
 
 	"github.com/guardian-agent/guardian-go/definition"
 	"github.com/guardian-agent/guardian-go/internal/mcpconfig"
 	"github.com/guardian-agent/guardian-go/internal/names"
 	"github.com/guardian-agent/guardian-go/mcpservers"
 	"github.com/guardian-agent/guardian-go/refusals"
-	"github.com/guardian-agent/guardian-go/secrets"
 )
 
 // Recording a config, the work record and check share:
@@ -74,18 +68,38 @@ type recording struct {
 	servers  []serverReport
 	problems []problem
 	def      *definition.Definition // nil unless recorded
+
+	ptrs []string // the config pointer of each of servers
+}
+
+// fail makes the recording's status at least status, and adds ps.
+func (rec *recording) fail(status string, ps ...problem) *recording {
+	rec.status = worse(rec.status, status)
+	rec.problems = append(rec.problems, ps...)
+	return rec
+}
+
+// report is the report of the config's server s.
+func (rec *recording) report(s mcpconfig.Server) *serverReport {
+	return &rec.servers[slices.Index(rec.ptrs, s.Pointer)]
+}
+
+// skip marks the servers as not started, and why.
+func (rec *recording) skip(servers []mcpconfig.Server, why string) {
+	for _, s := range servers {
+		r := rec.report(s)
+		r.Status, r.Reason = serverSkipped, why
+	}
 }
 
 // recordConfig records the config at path. It returns a recording whose
 // def is set when a definition was built: always when the status is ok,
-// and with --keep-going when only some servers failed.
+// and with --keep-going when only some servers failed. Its steps: read
+// the config, pick its servers, refuse what cannot be recorded before
+// starting anything, resolve the connections, load the servers' tools,
+// refuse a tool name two servers offer, build.
 func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOptions) *recording {
 	rec := &recording{status: statusOK, servers: []serverReport{}, problems: []problem{}}
-	fail := func(status string, ps ...problem) *recording {
-		rec.status = worse(rec.status, status)
-		rec.problems = append(rec.problems, ps...)
-		return rec
-	}
 
 	// A config refused for its shape alone (args that are not strings) is
 	// read on, so that its other refusals are reported with it; it never
@@ -97,33 +111,17 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 		if refused && !hasKind(ps, kindInvalid, kindUnreadable) {
 			status = statusRefused
 		}
-		return fail(status, ps...)
+		return rec.fail(status, ps...)
 	}
 	base, err := configDirs(path)
 	if err != nil {
-		return fail(statusInvalid, problem{File: path, Kind: kindUnreadable, Message: "cannot locate the file: " + err.Error()})
+		return rec.fail(statusInvalid, problem{File: path, Kind: kindUnreadable, Message: "cannot locate the file: " + err.Error()})
 	}
-
 	selected, err := selectServers(cfg, o.servers)
 	if err != nil {
-		return fail(statusUsage, problem{File: path, Kind: kindUsage, Message: err.Error()})
+		return rec.fail(statusUsage, problem{File: path, Kind: kindUsage, Message: err.Error()})
 	}
-	ptrs := make([]string, 0, len(cfg.Servers)) // the pointer of each of rec.servers
-	for _, s := range cfg.Servers {
-		r := serverReport{Name: s.Label(), Transport: string(s.Transport), Status: serverOK}
-		ptrs = append(ptrs, s.Pointer)
-		switch {
-		case slices.ContainsFunc(selected, func(x mcpconfig.Server) bool { return x.Pointer == s.Pointer }):
-		case o.servers == nil:
-			r.Status, r.Reason = serverSkipped, "disabled in the config"
-		default:
-			r.Status, r.Reason = serverSkipped, "not in --servers"
-		}
-		rec.servers = append(rec.servers, r)
-	}
-	report := func(s mcpconfig.Server) *serverReport {
-		return &rec.servers[slices.Index(ptrs, s.Pointer)]
-	}
+	rec.listServers(cfg, selected, o.servers != nil)
 
 	// Refuse what cannot be recorded before starting anything: a server
 	// should not be run with a command line the definition refuses.
@@ -132,53 +130,62 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 		refused = append(refused, refusalProblem(path, r))
 	}
 	if len(refused) > 0 || shapeErr != nil {
-		for _, s := range selected {
-			r := report(s)
-			r.Status, r.Reason = serverSkipped, "not started: the config is refused"
-		}
-		return fail(statusRefused, refused...)
+		rec.skip(selected, "not started: the config is refused")
+		return rec.fail(statusRefused, refused...)
 	}
 
-	vars, used := newVars(e, base)
-	conns := map[string]mcpservers.Connection{}
-	records := map[string]definition.Server{}
-	var unset []problem
-	for _, s := range selected {
-		c, ps := connection(s, vars, used, path, base, o.timeout)
-		if len(ps) > 0 {
-			unset = append(unset, ps...)
-			continue
-		}
-		conns[s.Name] = c
-		records[s.Name] = recordedServer(s)
-	}
+	r, unset := resolveServers(e, path, base, selected, o.timeout)
 	if len(unset) > 0 {
-		for _, s := range selected {
-			r := report(s)
-			r.Status, r.Reason = serverSkipped, "not started: the config cannot be resolved"
-		}
-		return fail(statusInvalid, unset...)
+		rec.skip(selected, "not started: the config cannot be resolved")
+		return rec.fail(statusInvalid, unset...)
 	}
-	red := newRedactor(used.values())
-	defer withOAuth(e, path, conns)() // OAuth for HTTP servers given no token: oauth.go
+	tools, ok := rec.load(ctx, e, cmd, path, selected, r, o)
+	if !ok {
+		return rec
+	}
+	return rec.build(path, tools, o)
+}
 
+// listServers reports every server of the config: those selected as ok
+// until they fail, the others skipped, and why.
+func (rec *recording) listServers(cfg *mcpconfig.Config, selected []mcpconfig.Server, bySelection bool) {
+	for _, s := range cfg.Servers {
+		r := serverReport{Name: s.Label(), Transport: string(s.Transport), Status: serverOK}
+		rec.ptrs = append(rec.ptrs, s.Pointer)
+		switch {
+		case slices.ContainsFunc(selected, func(x mcpconfig.Server) bool { return x.Pointer == s.Pointer }):
+		case !bySelection:
+			r.Status, r.Reason = serverSkipped, "disabled in the config"
+		default:
+			r.Status, r.Reason = serverSkipped, "not in --servers"
+		}
+		rec.servers = append(rec.servers, r)
+	}
+}
+
+// load starts the selected servers and loads their tools, reporting each
+// server's outcome. ok is false when the recording ends here: a client
+// that cannot be made, an interrupt, or a failed server without
+// --keep-going.
+func (rec *recording) load(ctx context.Context, e *env, cmd, path string, selected []mcpconfig.Server, r *resolved, o *recordOptions) (tools []definition.Tool, ok bool) {
+	defer withOAuth(e, path, r.conns)() // OAuth for HTTP servers given no token: oauth.go
 	serverNames := make([]string, len(selected))
 	for i, s := range selected {
 		serverNames[i] = s.Name
 	}
 	tail := newStderrTail(serverNames)
-	client, err := mcpservers.NewClient(conns, &mcpservers.ClientOptions{PrefixToolNames: o.prefix, Stderr: tail})
+	client, err := mcpservers.NewClient(r.conns, &mcpservers.ClientOptions{PrefixToolNames: o.prefix, Stderr: tail})
 	if err != nil {
 		var ps []problem
-		for _, r := range refusals.All(err) {
-			p := refusalProblem(path, r)
-			p.Pointer = configPointer(selected, conns, r.Pointer)
-			ps = append(ps, p)
+		moved := refusals.Relocate(err, func(p string) string { return configPointer(selected, r.conns, p) })
+		for _, re := range refusals.All(errors.Join(moved...)) {
+			ps = append(ps, refusalProblem(path, re))
 		}
 		if len(ps) == 0 {
-			ps = append(ps, problem{File: path, Kind: kindInvalid, Message: red.Clean(err.Error())})
+			ps = append(ps, problem{File: path, Kind: kindInvalid, Message: r.red.Clean(err.Error())})
 		}
-		return fail(statusInvalid, ps...)
+		rec.fail(statusInvalid, ps...)
+		return nil, false
 	}
 	defer client.Close()
 
@@ -186,16 +193,13 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 	if e.progress {
 		prog.w = e.stderr
 	}
-	loaded := loadTools(ctx, client, selected, o.timeout, prog, red)
-
-	var tools []definition.Tool
-	offeredBy := map[string][]string{}
+	loaded := loadTools(ctx, client, selected, o.timeout, prog, r.red)
 	for i, s := range selected {
-		l, r := loaded[i], report(s)
+		l, rep := loaded[i], rec.report(s)
 		if l.err != nil {
-			r.Status, r.Reason = serverFailed, l.reason
+			rep.Status, rep.Reason = serverFailed, l.reason
 			if s.Transport == mcpconfig.Stdio {
-				r.Stderr = tail.Tail(s.Name, red)
+				rep.Stderr = tail.Tail(s.Name, r.red)
 			}
 			if l.interrupted {
 				rec.status = worse(rec.status, statusInterrupted)
@@ -204,43 +208,73 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 			}
 			continue
 		}
-		r.Tools = len(l.tools)
+		rep.Tools = len(l.tools)
 		for _, t := range l.tools {
-			tools = append(tools, &configTool{Tool: t, server: records[s.Name]})
-			offeredBy[t.Name()] = append(offeredBy[t.Name()], s.Label())
+			tools = append(tools, &configTool{Tool: t, server: r.records[s.Name], label: s.Label()})
 		}
 	}
 	if rec.status == statusInterrupted || rec.status == statusFailed && !o.keepGoing {
-		return rec
+		return nil, false
 	}
+	return tools, true
+}
 
-	// Two servers offering one tool name: say which, and how to record
-	// them both, rather than Build's refusal at a document pointer.
-	var clashes []problem
-	for _, name := range sortedKeys(offeredBy) {
-		if by := offeredBy[name]; len(by) > 1 {
-			clashes = append(clashes, problem{
-				File: path, Kind: kindInvalid, Rule: "tool-name-duplicate", Subject: names.Subject(name),
-				Message: "servers " + quoteList(by) + " offer a tool of this name; a model cannot tell them apart",
-				Fix:     "record them with --prefix-tool-names, or leave one out with --servers",
-			})
-		}
-	}
-	if len(clashes) > 0 {
-		return fail(statusRefused, clashes...)
-	}
+// clash translates Build's refusal of a tool name two servers offer: it
+// says which servers, and how to record them both, rather than a document
+// pointer. Build refuses each tool after the first of a name; the servers
+// are said once.
+type clash struct {
+	path      string
+	offeredBy map[string][]string // subject of a tool name → its servers, as the config names them
+	said      map[string]bool
+}
 
+func newClash(path string, tools []definition.Tool) *clash {
+	c := &clash{path: path, offeredBy: map[string][]string{}, said: map[string]bool{}}
+	for _, t := range tools {
+		ct := t.(*configTool)
+		subject := names.Subject(ct.Name())
+		c.offeredBy[subject] = append(c.offeredBy[subject], ct.label)
+	}
+	return c
+}
+
+// problems are r's problems for the report: none when r repeats a clash
+// already said, and ok false when r is not a clash of servers.
+func (c *clash) problems(r *refusals.Error) (ps []problem, ok bool) {
+	by := c.offeredBy[r.Subject]
+	if r.Rule != "tool-name-duplicate" || len(by) < 2 {
+		return nil, false
+	}
+	if c.said[r.Subject] {
+		return nil, true
+	}
+	c.said[r.Subject] = true
+	return []problem{{
+		File: c.path, Kind: kindInvalid, Rule: r.Rule, Subject: r.Subject,
+		Message: "servers " + quoteList(by) + " offer a tool of this name; a model cannot tell them apart",
+		Fix:     "record them with --prefix-tool-names, or leave one out with --servers",
+	}}, true
+}
+
+// build builds the definition of tools and exports its document once.
+func (rec *recording) build(path string, tools []definition.Tool, o *recordOptions) *recording {
 	def, err := definition.Build(&definition.Agent{Name: o.name, Tools: tools}, &definition.Options{Exclude: o.exclude})
 	if err != nil {
 		status := statusRefused
 		var ps []problem
+		clashes := newClash(path, tools)
 		for _, r := range refusals.All(err) {
+			if cps, ok := clashes.problems(r); ok {
+				ps = append(ps, cps...)
+				continue
+			}
 			ps = append(ps, refusalProblem("", r))
 			if strings.HasPrefix(r.Rule, "exclude-") {
 				status = statusUsage
 			}
 		}
-		return fail(status, ps...)
+		return rec.fail(status, ps...)
 	}
 	// The document is validated on first export: export it here, so that
 	// no caller ever writes or compares a definition that has none.
@@ -252,7 +286,7 @@ func recordConfig(ctx context.Context, e *env, cmd, path string, o *recordOption
 		if len(ps) == 0 {
 			ps = append(ps, problem{Kind: kindInvalid, Message: err.Error()})
 		}
-		return fail(statusRefused, ps...)
+		return rec.fail(statusRefused, ps...)
 	}
 	rec.def = def
 	return rec
@@ -353,381 +387,17 @@ func disabled(s mcpconfig.Server) bool {
 // a name that breaks the rule for names, a websocket server.
 func checkServer(s *mcpconfig.Server) error {
 	errs := append([]error{credentials(s)}, names.Check(s.Pointer, s.Name)...)
-	if s.Transport == mcpconfig.WebSocket {
-		errs = append(errs, &refusals.Error{Kind: refusals.ErrWebSocket, Pointer: s.Pointer, Rule: "websocket", Subject: s.Label(),
-			Fix: "reach the server over streamable HTTP, SSE or stdio, or leave it out with --servers"})
+	// The definition's rule, at the server, named as the config names it,
+	// with the way out the CLI has.
+	for _, r := range refusals.All(definition.CheckTransport(s.Pointer, s.Name, definition.Transport(s.Transport))) {
+		c := *r
+		c.Subject = s.Label()
+		if c.Fix != "" {
+			c.Fix += ", or leave it out with --servers"
+		}
+		errs = append(errs, &c)
 	}
 	return refusals.Join(errs...)
-}
-
-// recordedServer is the server as the definition records it: as the
-// config writes it, references and relative paths included, so that the
-// document is the same on every machine and never holds a value a
-// reference stood for.
-func recordedServer(s mcpconfig.Server) definition.Server {
-	r := definition.Server{Name: s.Name, Transport: definition.Transport(s.Transport)}
-	if s.Transport == mcpconfig.Stdio {
-		r.Command, r.Args = s.Command, slices.Clone(s.Args)
-	} else {
-		r.URL = s.URL
-	}
-	return r
-}
-
-// configTool is a tool of a config's server. It records the server as the
-// config writes it (recordedServer), not as it was reached on this run.
-type configTool struct {
-	*mcpservers.Tool
-	server definition.Server
-}
-
-// MCPRecord is the tool's record, with the config's server.
-func (t *configTool) MCPRecord() definition.MCPRecord {
-	r := t.Tool.MCPRecord()
-	r.Server = t.server
-	return r
-}
-
-// usedValues collects the values references resolved to, and the env and
-// header values, so that none of them is ever printed.
-type usedValues struct {
-	mu   sync.Mutex
-	vals []string
-}
-
-func (u *usedValues) add(vs ...string) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	u.vals = append(u.vals, vs...)
-}
-
-func (u *usedValues) values() []string {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	return slices.Clone(u.vals)
-}
-
-// inputEnvPrefix names the environment variables that answer VS Code
-// inputs: ${input:github-token} is GUARDIAN_INPUT_GITHUB_TOKEN.
-const inputEnvPrefix = "GUARDIAN_INPUT_"
-
-// inputEnvName is the environment variable that answers input id: its
-// letters upper-cased, anything but letters and digits made '_'.
-func inputEnvName(id string) string {
-	var b strings.Builder
-	b.WriteString(inputEnvPrefix)
-	for _, r := range id {
-		switch {
-		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			b.WriteRune(unicode.ToUpper(r))
-		default:
-			b.WriteByte('_')
-		}
-	}
-	return b.String()
-}
-
-func newVars(e *env, workspace string) (mcpconfig.Vars, *usedValues) {
-	used := &usedValues{}
-	lookup := func(name string) (string, bool) {
-		v, ok := e.lookupEnv(name)
-		if ok {
-			used.add(v)
-		}
-		return v, ok
-	}
-	home, _ := os.UserHomeDir()
-	return mcpconfig.Vars{
-		Env:             lookup,
-		Input:           func(id string) (string, bool) { return lookup(inputEnvName(id)) },
-		WorkspaceFolder: workspace,
-		UserHome:        home,
-	}, used
-}
-
-// connection resolves s and returns how to reach it, or the problems that
-// keep it from being reached. Every value used to connect is added to used.
-func connection(s mcpconfig.Server, vars mcpconfig.Vars, used *usedValues, path, base string, timeout time.Duration) (mcpservers.Connection, []problem) {
-	r, err := s.Resolve(vars)
-	if err != nil {
-		var ps []problem
-		for _, e := range flatten(err) {
-			var ue *mcpconfig.UnsetError
-			if errors.As(e, &ue) {
-				ps = append(ps, unsetProblem(path, ue))
-			} else {
-				ps = append(ps, problem{File: path, Pointer: s.Pointer, Kind: kindInvalid, Message: e.Error()})
-			}
-		}
-		return nil, ps
-	}
-	c := r.Connection
-	for _, v := range c.Env {
-		used.add(v)
-	}
-	for _, v := range c.Headers {
-		used.add(v)
-	}
-	switch r.Transport {
-	case mcpconfig.Stdio:
-		env := map[string]string{}
-		if c.EnvFile != "" {
-			ef := resolvePath(base, c.EnvFile)
-			vals, err := mcpconfig.ReadEnvFile(ef)
-			if err != nil {
-				return nil, envFileProblems(path, s, ef, err)
-			}
-			for k, v := range vals {
-				env[k] = v
-				used.add(v)
-			}
-		}
-		// The config's env wins over its envFile, as in VS Code.
-		for k, v := range c.Env {
-			env[k] = v
-		}
-		cmd := r.Command
-		if strings.ContainsRune(cmd, '/') || strings.ContainsRune(cmd, filepath.Separator) {
-			cmd = resolvePath(base, cmd)
-		}
-		dir := base
-		if c.Cwd != "" {
-			dir = resolvePath(base, c.Cwd)
-			// Said here, at the cwd: the OS would report the command
-			// missing instead.
-			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-				msg := "the working directory does not exist"
-				if err == nil {
-					msg = "the working directory is a file, not a directory"
-				} else if !errors.Is(err, fs.ErrNotExist) {
-					msg = "the working directory cannot be used: " + errorText(err)
-				}
-				return nil, []problem{{File: path, Pointer: refusals.Append(s.Pointer, "cwd"), Kind: kindUnreadable, Subject: s.Label(), Message: msg}}
-			}
-		}
-		return mcpservers.Stdio{Command: cmd, Args: r.Args, Env: env, Dir: dir}, nil
-	case mcpconfig.SSE:
-		return mcpservers.SSE{URL: r.URL, Headers: c.Headers, Timeout: timeout}, nil
-	case mcpconfig.StreamableHTTP:
-		return mcpservers.StreamableHTTP{URL: r.URL, Headers: c.Headers, Timeout: timeout}, nil
-	}
-	return mcpservers.WebSocket{URL: r.URL, Headers: c.Headers}, nil
-}
-
-// resolvePath makes p absolute against base.
-func resolvePath(base, p string) string {
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(base, p)
-}
-
-// unsetProblem reports a reference without a value, and how to give it one.
-func unsetProblem(path string, ue *mcpconfig.UnsetError) problem {
-	p := problem{File: path, Pointer: ue.Pointer, Kind: kindUnset, Subject: ue.Server}
-	name := ue.Name
-	if !printableName(name) {
-		name = "..." // a name that looks like a credential is not printed
-	}
-	switch ue.Ref {
-	case "input":
-		p.Message = "${input:" + name + "} has no value"
-		p.Fix = "set " + inputEnvName(name) + " in guardian's environment to the input's answer"
-		if name == "..." {
-			p.Fix = "set " + inputEnvPrefix + "<ID> in guardian's environment to the input's answer"
-		}
-	case "env":
-		p.Message = "${env:" + name + "} is not set"
-		p.Fix = "set " + name + " in guardian's environment"
-	default:
-		p.Message = "${" + ue.Ref + "} has no value"
-		p.Fix = "set HOME in guardian's environment"
-	}
-	return p
-}
-
-// printableName reports whether a variable name or input id may be
-// printed: a short identifier the credential checks do not refuse.
-func printableName(s string) bool {
-	if s == "" || len(s) > 64 {
-		return false
-	}
-	for _, r := range s {
-		if !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) || r == '_' || r == '-' || r == '.') {
-			return false
-		}
-	}
-	return secrets.CheckArgs("", []string{s}) == nil
-}
-
-func envFileProblems(path string, s mcpconfig.Server, file string, err error) []problem {
-	ptr := refusals.Append(s.Pointer, "envFile")
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return []problem{{File: path, Pointer: ptr, Kind: kindUnreadable, Subject: s.Label(), Message: "cannot read the env file: " + pe.Err.Error()}}
-	}
-	var me *mcpconfig.Error
-	if errors.As(err, &me) {
-		return []problem{{File: displayPath(file), Line: me.Line, Column: me.Column, Kind: kindInvalid, Subject: s.Label(),
-			Message: me.Msg + " (the envFile of server " + strconv.Quote(s.Label()) + ")"}}
-	}
-	return []problem{{File: path, Pointer: ptr, Kind: kindInvalid, Subject: s.Label(), Message: "the env file cannot be read"}}
-}
-
-// displayPath is path as people would write it from here: relative to the
-// working directory when it is below it.
-func displayPath(path string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return path
-	}
-	rel, err := filepath.Rel(wd, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return path
-	}
-	return rel
-}
-
-// configPointer turns a pointer mcpservers gives (/mcpServers/<name>/...)
-// into the pointer of the same value in the config. An env or header name
-// mcpservers writes as its stand-in (<member N>, N in sorted order) is
-// found in conns and written as the config's stand-in (N in file order);
-// an env variable the config does not have came from its envFile, which
-// is pointed at instead.
-func configPointer(selected []mcpconfig.Server, conns map[string]mcpservers.Connection, p string) string {
-	toks, err := refusals.Tokens(p)
-	if err != nil || len(toks) < 2 || toks[0] != "mcpServers" {
-		return p
-	}
-	for i := range selected {
-		s := &selected[i]
-		if s.Name != toks[1] {
-			continue
-		}
-		if len(toks) == 3 && toks[2] == "url" {
-			return s.URLPointer() // Windsurf's serverUrl
-		}
-		if len(toks) >= 4 && (toks[2] == "env" || toks[2] == "headers") {
-			key := toks[3]
-			if n, ok := names.MemberIndex(key); ok {
-				sorted := slices.Sorted(maps.Keys(connectionMap(conns[s.Name], toks[2])))
-				if n >= len(sorted) {
-					return refusals.Append(s.Pointer, toks[2])
-				}
-				key = sorted[n]
-			}
-			if mp, ok := s.MemberPointer(toks[2], key); ok {
-				return refusals.Append(mp, toks[4:]...)
-			}
-			if toks[2] == "env" && s.Connection.EnvFile != "" {
-				return refusals.Append(s.Pointer, "envFile")
-			}
-			return refusals.Append(s.Pointer, toks[2])
-		}
-		return refusals.Append(s.Pointer, toks[2:]...)
-	}
-	return p
-}
-
-// connectionMap is a connection's env or headers.
-func connectionMap(c mcpservers.Connection, field string) map[string]string {
-	switch c := c.(type) {
-	case mcpservers.Stdio:
-		if field == "env" {
-			return c.Env
-		}
-	case mcpservers.SSE:
-		if field == "headers" {
-			return c.Headers
-		}
-	case mcpservers.StreamableHTTP:
-		if field == "headers" {
-			return c.Headers
-		}
-	case mcpservers.WebSocket:
-		if field == "headers" {
-			return c.Headers
-		}
-	}
-	return nil
-}
-
-// loaded is one server's tools, or why there are none.
-type loaded struct {
-	tools       []*mcpservers.Tool
-	err         error
-	reason      string // why, for people, cleaned
-	interrupted bool   // guardian was interrupted while it loaded
-}
-
-// loadTools loads every server's tools at once, each bounded by timeout,
-// and returns them in the order of servers.
-func loadTools(ctx context.Context, client *mcpservers.Client, servers []mcpconfig.Server, timeout time.Duration, prog *progress, red *redactor) []loaded {
-	out := make([]loaded, len(servers))
-	var wg sync.WaitGroup
-	for i, s := range servers {
-		wg.Go(func() {
-			prog.printf("%s: connecting", strconv.Quote(s.Label()))
-			sctx, cancel := context.WithTimeout(ctx, timeout)
-			defer cancel()
-			tools, err := client.Tools(sctx, s.Name)
-			if err != nil {
-				// Judged now: a server that failed before an interrupt
-				// failed for its own reason.
-				l := loaded{err: err, interrupted: ctx.Err() != nil, reason: failureReason(ctx, err, timeout, red)}
-				out[i] = l
-				prog.printf("%s: failed: %s", strconv.Quote(s.Label()), l.reason)
-				return
-			}
-			out[i] = loaded{tools: tools}
-			prog.printf("%s: %s", strconv.Quote(s.Label()), plural(len(tools), "tool"))
-		})
-	}
-	wg.Wait()
-	return out
-}
-
-// failureReason says why a server's tools could not be loaded, in a line
-// that never holds a value it was given.
-func failureReason(ctx context.Context, err error, timeout time.Duration, red *redactor) string {
-	switch {
-	case ctx.Err() != nil:
-		return "interrupted"
-	case errors.Is(err, context.DeadlineExceeded):
-		return "timed out after " + timeout.String() + " (--timeout)"
-	}
-	msg := err.Error()
-	var me *mcpservers.Error
-	if errors.As(err, &me) {
-		msg = strings.TrimPrefix(msg, "mcpservers: server "+strconv.Quote(me.Server)+": ")
-	}
-	return red.Clean(msg)
-}
-
-// progress prints servers' progress while they connect, when stderr is a
-// terminal (w is nil otherwise).
-type progress struct {
-	mu  sync.Mutex
-	w   io.Writer
-	cmd string
-}
-
-func (p *progress) printf(format string, args ...any) {
-	if p.w == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	printLine(p.w, "guardian %s: %s", p.cmd, fmt.Sprintf(format, args...))
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func quoteList(ss []string) string {

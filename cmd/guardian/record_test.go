@@ -285,3 +285,23 @@ func TestRecordConfigProblems(t *testing.T) {
 		}
 	}
 }
+
+// A tool name two servers offer is Build's refusal, translated: it comes
+// with Build's other refusals, all at once, instead of hiding them until
+// the clash is fixed.
+func TestRecordNameClashComesWithBuildsRefusals(t *testing.T) {
+	dir := workspace(t)
+	tok := variedToken()
+	writeJSONFile(t, dir, "leaky.tools.json", []map[string]any{{"name": "search", "description": "Search with key " + tok, "inputSchema": map[string]any{"type": "object"}}})
+	writeJSONFile(t, dir, "both.json", map[string]any{"mcpServers": map[string]any{
+		"a": map[string]any{"command": "./toolserver", "args": []string{"-tools", "leaky.tools.json"}},
+		"b": map[string]any{"command": "./toolserver", "args": []string{"-tools", "leaky.tools.json"}},
+	}})
+	r := guardian(t, dir, nil, "record", "both.json")
+	assertNoSecret(t, r.stdout+r.stderr, tok)
+	if r.code != exitRefused ||
+		strings.Count(r.stderr, `tool-name-duplicate ("search"): servers "a" and "b" offer a tool of this name`) != 1 ||
+		!strings.Contains(r.stderr, "/tools/0/description") {
+		t.Errorf("want the clash once and the description's refusal: %+v", r)
+	}
+}

@@ -30,15 +30,5 @@ func Credential(pointer, name string) []error {
 	if err == nil {
 		err = secrets.CheckArgs("", []string{name})
 	}
-	rs := refusals.All(err)
-	if len(rs) == 0 {
-		return nil
-	}
-	out := make([]error, len(rs))
-	for i, r := range rs {
-		c := *r
-		c.Pointer = pointer
-		out[i] = &c
-	}
-	return out
+	return refusals.Relocate(err, func(string) string { return pointer })
 }
