@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
+	"net/http"
 	"slices"
 
 	"github.com/guardian-agent/guardian-go/definition"
@@ -217,7 +218,9 @@ func (t *Tool) run(ctx context.Context, args map[string]any, answers map[string]
 // MCPRecord tells a definition which server the tool calls and what code
 // shapes its calls: its interceptors in chain order, then the connection's
 // HTTP client factory and auth, then the sampling, elicitation and roots
-// handlers. It never includes headers, environment, working directory,
+// handlers. A Func adapter of this package (InterceptorFunc, AuthFunc, the
+// handler funcs) is reported as the function it wraps, so that the code
+// recorded is the user's, whatever guardian-go's version. It never includes headers, environment, working directory,
 // timeouts, or the logging and progress callbacks. It does no I/O and does
 // not allocate.
 //
@@ -267,16 +270,42 @@ func (s *remote) recordParts() ([]string, []definition.Code) {
 			}
 		}
 		for _, ic := range opts.interceptors {
-			add(definition.RoleInterceptor, ic, true)
+			add(definition.RoleInterceptor, userCode(ic), true)
 		}
 		add(definition.RoleHTTPClient, cfg.httpClient, cfg.httpClient != nil)
-		code = append(code, authCode(cfg.auth)...) // an OAuth: the user's code it holds
-		add(definition.RoleSampling, opts.sampling, opts.sampling != nil)
-		add(definition.RoleElicitation, opts.elicitation, opts.elicitation != nil)
-		add(definition.RoleRoots, opts.roots, opts.roots != nil)
+		for _, c := range authCode(cfg.auth) { // an OAuth: the user's code it holds
+			c.Value = userCode(c.Value)
+			code = append(code, c)
+		}
+		add(definition.RoleSampling, userCode(opts.sampling), opts.sampling != nil)
+		add(definition.RoleElicitation, userCode(opts.elicitation), opts.elicitation != nil)
+		add(definition.RoleRoots, userCode(opts.roots), opts.roots != nil)
 		s.recordCode = slices.Clip(code)
 	})
 	return s.recordArgs, s.recordCode
+}
+
+// userCode is the code a value stands for in a record: for one of this
+// package's Func adapters (InterceptorFunc, AuthFunc and the handler
+// funcs), the user's function it wraps, as a func of unnamed type, so that
+// its fingerprint is the user's code alone. The adapter's type is this
+// module's code at its version: fingerprinting it would change every
+// user's sourceHash when guardian-go is upgraded, the user's code
+// unchanged. Any other value is the user's implementation, as given.
+func userCode(v any) any {
+	switch f := v.(type) {
+	case InterceptorFunc:
+		return (func(context.Context, *CallRequest, CallFunc) (*Result, error))(f)
+	case AuthFunc:
+		return (func(*http.Request, http.RoundTripper) (*http.Response, error))(f)
+	case SamplingHandlerFunc:
+		return (func(context.Context, *SamplingRequest) (*SamplingResult, error))(f)
+	case ElicitationHandlerFunc:
+		return (func(context.Context, *ElicitationRequest) (*ElicitationResponse, error))(f)
+	case RootsHandlerFunc:
+		return (func(context.Context, *RootsRequest) ([]Root, error))(f)
+	}
+	return v
 }
 
 // ServerInfo describes the server a tool came from.
