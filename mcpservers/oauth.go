@@ -278,7 +278,8 @@ func (o *OAuth) RoundTrip(req *http.Request, next http.RoundTripper) (*http.Resp
 		if params["error"] != "insufficient_scope" {
 			return resp, nil
 		}
-		stepUp = union(creds.scopes(), strings.Fields(params["scope"]))
+		// Never nil: nil means a 401 to authorize.
+		stepUp = append([]string{}, union(creds.scopes(), strings.Fields(params["scope"]))...)
 		if !o.mayStepUp(st, stepUp) {
 			// Signed in for these scopes before, and refused still: the
 			// 403 stands, rather than a sign-in on every request.

@@ -700,3 +700,111 @@ func FuzzDecodeStrict(f *testing.F) {
 		}
 	})
 }
+
+// TestOAuthOneRefreshAtATime: requests sent at once with a token about to
+// expire get one refresh between them: the others wait for its token (the
+// server rotates refresh tokens, so a second refresh would fail).
+func TestOAuthOneRefreshAtATime(t *testing.T) {
+	srv := oauthtest.Start(t, oauthtest.Options{})
+	store := &MemoryTokenStore{}
+	loadTools(t, protectedClient(t, srv, signIn(t, OAuthConfig{Store: store}, nil)), "protected")
+	ctx := testCtx(t)
+	c, err := store.Load(ctx, srv.MCP)
+	if err != nil || c == nil {
+		t.Fatalf("stored: %v, %v", c != nil, err)
+	}
+	c.Expiry = time.Now().Add(10 * time.Second) // within the refresh margin
+	if err := store.Save(ctx, srv.MCP, c); err != nil {
+		t.Fatal(err)
+	}
+	o, err := NewOAuth(OAuthConfig{Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refreshes := func() int {
+		_, _, toks, _ := srv.Snapshot()
+		n := 0
+		for _, tr := range toks {
+			if tr.Form.Get("grant_type") == "refresh_token" {
+				n++
+			}
+		}
+		return n
+	}
+	before := refreshes()
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.MCP, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := o.RoundTrip(req, http.DefaultTransport)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusUnauthorized {
+				t.Errorf("a request went out without a live token")
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if got := refreshes() - before; got != 1 {
+		t.Errorf("refreshes = %d, want 1", got)
+	}
+}
+
+// TestOAuthOther403: a 403 that is not insufficient_scope is the server's
+// answer: no sign-in.
+func TestOAuthOther403(t *testing.T) {
+	srv := oauthtest.Start(t, oauthtest.Options{})
+	var n atomic.Int32
+	o := signIn(t, OAuthConfig{}, &n)
+	forbidden := AuthFunc(func(req *http.Request, next http.RoundTripper) (*http.Response, error) {
+		return o.RoundTrip(req, roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			resp, err := next.RoundTrip(r)
+			if err == nil && r.Header.Get("Authorization") != "" && isMethod(r, "tools/list") {
+				// A proxy in front of the server forbids this client
+				// the list.
+				resp.Body.Close()
+				h := http.Header{"Www-Authenticate": {`Bearer error="invalid_token"`}}
+				return &http.Response{StatusCode: http.StatusForbidden, Header: h, Body: http.NoBody, Request: r}, nil
+			}
+			return resp, err
+		}))
+	})
+	_, err := protectedClient(t, srv, forbidden).Tools(testCtx(t), "protected")
+	if err == nil {
+		t.Errorf("a forbidden connection went through")
+	}
+	_, _, toks, _ := srv.Snapshot()
+	if n.Load() != 1 || len(toks) != 1 {
+		t.Errorf("sign-ins = %d, token requests = %d; want 1 and 1 (the 401's), none for the 403", n.Load(), len(toks))
+	}
+}
+
+// isMethod reports whether r's JSON-RPC body is a request for method.
+func isMethod(r *http.Request, method string) bool {
+	if r.GetBody == nil {
+		return false
+	}
+	b, err := r.GetBody()
+	if err != nil {
+		return false
+	}
+	defer b.Close()
+	var msg struct {
+		Method string `json:"method"`
+	}
+	return json.NewDecoder(b).Decode(&msg) == nil && msg.Method == method
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
