@@ -2,7 +2,6 @@ package definition
 
 import (
 	"hash/maphash"
-	"strconv"
 	"unsafe"
 
 	"github.com/guardian-agent/guardian-go/fingerprint"
@@ -64,12 +63,10 @@ func (b *builder) code(tp, tool string, code []Code) *codeInfo {
 	ci.hash = b.combine(ci.parts)
 	interceptors := 0
 	for _, c := range code {
-		label := string(c.Role)
+		b.walk.collect(c.Value, c.Role, interceptors, &ci.held)
 		if c.Role == RoleInterceptor {
-			label += " " + strconv.Itoa(interceptors)
 			interceptors++
 		}
-		b.walk.collect(c.Value, label, &ci.held)
 	}
 	if len(b.errs) == before {
 		ci.ids = make([]codeID, len(code))

@@ -2,6 +2,7 @@ package definition
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -28,12 +29,25 @@ type heldModel struct {
 	where string
 }
 
-// collect walks root, labelled where, adding what it finds to h.
-func (w *walker) collect(root any, where string, h *held) {
+// collect walks root, the code of role (the idx-th interceptor) or, with
+// role "", the tool itself, adding what it finds to h.
+func (w *walker) collect(root any, role Role, idx int, h *held) {
+	if !w.worthWalking(root) {
+		return
+	}
+	label := func() string {
+		switch role {
+		case "":
+			return "the tool"
+		case RoleInterceptor:
+			return string(role) + " " + strconv.Itoa(idx)
+		}
+		return string(role)
+	}
 	w.find(root, visit{
 		tool:    func(t MCPTool, path string) { h.tools = append(h.tools, t) },
-		model:   func(v reflect.Value, path string) { h.models = append(h.models, heldModel{v, where + path}) },
-		channel: func(path string) { h.channels = append(h.channels, where+path) },
+		model:   func(v reflect.Value, path string) { h.models = append(h.models, heldModel{v, label() + path}) },
+		channel: func(path string) { h.channels = append(h.channels, label()+path) },
 	})
 }
 
@@ -46,10 +60,10 @@ func (b *builder) reach(p *pending, tp string, given *toolSet) {
 		h = p.code.held
 		if !b.walk.isLibraryType(reflect.TypeOf(p.tool)) && !isLibraryPointer(b.walk, p.tool) {
 			// A wrapper of the user's around an MCP tool: its fields too.
-			b.walk.collect(p.tool, "the tool", &h)
+			b.walk.collect(p.tool, "", 0, &h)
 		}
 	} else {
-		b.walk.collect(p.tool, "the tool", &h)
+		b.walk.collect(p.tool, "", 0, &h)
 	}
 	var reported map[string]bool
 	for _, t := range h.tools {

@@ -72,6 +72,7 @@ type walker struct {
 	// runtime gives their pointer-receiver method values' receiver:
 	// "pkg.(*T)".
 	toolTypes map[string]reflect.Type
+	known     map[reflect.Type]bool
 	fnNames   map[uintptr]string // code pointer → runtime name
 }
 
@@ -85,9 +86,13 @@ func newWalker(modelPkgs []string) *walker {
 // walk follows.
 func (w *walker) knowTool(t any) {
 	rt := reflect.TypeOf(t)
-	if rt == nil || rt.Kind() != reflect.Pointer || !rt.Implements(mcpToolType) {
+	if rt == nil || rt.Kind() != reflect.Pointer || w.known[rt] || !rt.Implements(mcpToolType) {
 		return
 	}
+	if w.known == nil {
+		w.known = map[reflect.Type]bool{}
+	}
+	w.known[rt] = true
 	e := rt.Elem()
 	if e.Name() == "" {
 		return
@@ -122,14 +127,37 @@ func (w *walker) find(root any, at visit) {
 	if root == nil {
 		return
 	}
-	rv := reflect.ValueOf(root)
-	if !w.canHold(rv.Type()) {
-		return // plain data, or a type that cannot hold anything looked for: the common case
+	if !w.worthWalking(root) {
+		return
 	}
+	rv := reflect.ValueOf(root)
 	c := reflect.New(rv.Type()).Elem()
 	c.Set(rv)
-	s := &walkState{seen: map[visitKey]bool{}, at: at}
+	s := &walkState{at: at}
 	w.walk(c, s, true)
+}
+
+// worthWalking reports whether root can hold anything a walk looks for:
+// not plain data, nor a type that cannot (the common case), nor a func
+// when no MCP tool type is known whose method value it could be.
+func (w *walker) worthWalking(root any) bool {
+	t := reflect.TypeOf(root)
+	if t == nil || !w.canHold(t) {
+		return false
+	}
+	return t.Kind() != reflect.Func || len(w.toolTypes) > 0
+}
+
+// visited marks k seen, reporting whether it was already.
+func (s *walkState) visited(k visitKey) bool {
+	if s.seen[k] {
+		return true
+	}
+	if s.seen == nil {
+		s.seen = map[visitKey]bool{}
+	}
+	s.seen[k] = true
+	return false
 }
 
 func (w *walker) walk(v reflect.Value, s *walkState, root bool) {
@@ -169,11 +197,9 @@ func (w *walker) walk(v reflect.Value, s *walkState, root bool) {
 		if v.IsNil() {
 			return
 		}
-		k := visitKey{t, v.Pointer()}
-		if s.seen[k] {
+		if s.visited(visitKey{t, v.Pointer()}) {
 			return
 		}
-		s.seen[k] = true
 		w.walk(v.Elem(), s, false)
 	case reflect.Interface:
 		if v.IsNil() || !v.CanInterface() {
@@ -201,11 +227,9 @@ func (w *walker) walk(v reflect.Value, s *walkState, root bool) {
 		if v.IsNil() {
 			return
 		}
-		k := visitKey{t, v.Pointer()}
-		if s.seen[k] {
+		if s.visited(visitKey{t, v.Pointer()}) {
 			return
 		}
-		s.seen[k] = true
 		w.items(v, s)
 	case reflect.Array:
 		w.items(v, s)
@@ -213,11 +237,9 @@ func (w *walker) walk(v reflect.Value, s *walkState, root bool) {
 		if v.IsNil() || !v.CanInterface() {
 			return
 		}
-		k := visitKey{t, v.Pointer()}
-		if s.seen[k] {
+		if s.visited(visitKey{t, v.Pointer()}) {
 			return
 		}
-		s.seen[k] = true
 		// Keys are not written in the path: a key may be a credential.
 		s.path = append(s.path, "[…]")
 		it := v.MapRange()
