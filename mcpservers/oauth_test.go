@@ -30,7 +30,7 @@ import (
 const testRedirect = "http://127.0.0.1:9/callback"
 
 // signIn is an OAuth whose user approves at once, counting sign-ins.
-func signIn(t *testing.T, cfg OAuthConfig, count *atomic.Int32) *OAuth {
+func signIn(t testing.TB, cfg OAuthConfig, count *atomic.Int32) *OAuth {
 	t.Helper()
 	cfg.Authorize = func(ctx context.Context, authURL string) (*url.URL, error) {
 		if count != nil {
@@ -46,7 +46,7 @@ func signIn(t *testing.T, cfg OAuthConfig, count *atomic.Int32) *OAuth {
 	return o
 }
 
-func protectedClient(t *testing.T, srv *oauthtest.Servers, a Auth) *Client {
+func protectedClient(t testing.TB, srv *oauthtest.Servers, a Auth) *Client {
 	return newClient(t, map[string]Connection{"protected": StreamableHTTP{URL: srv.MCP, Auth: a}}, nil)
 }
 
@@ -808,3 +808,32 @@ func isMethod(r *http.Request, method string) bool {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// BenchmarkOAuthCall: a call through OAuth with a live token, and the
+// plain alternative, the same token as a configured header.
+func BenchmarkOAuthCall(b *testing.B) {
+	srv := oauthtest.Start(b, oauthtest.Options{})
+	store := &MemoryTokenStore{}
+	o := signIn(b, OAuthConfig{Store: store}, nil)
+	oauthTools := loadTools(b, protectedClient(b, srv, o), "protected")
+	creds, err := store.Load(context.Background(), srv.MCP)
+	if err != nil || creds == nil {
+		b.Fatal("no stored token")
+	}
+	plain := newClient(b, map[string]Connection{"protected": StreamableHTTP{URL: srv.MCP,
+		Headers: map[string]string{"Authorization": "Bearer " + creds.AccessToken}}}, nil)
+	headerTools := loadTools(b, plain, "protected")
+	for _, bc := range []struct {
+		name string
+		tool *Tool
+	}{{"oauth", oauthTools["whoami"]}, {"header", headerTools["whoami"]}} {
+		b.Run(bc.name, func(b *testing.B) {
+			ctx := context.Background()
+			for b.Loop() {
+				if _, err := bc.tool.Call(ctx, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
