@@ -25,8 +25,12 @@ import (
 //	}
 //	result, err := tool.Call(ctx, args)
 //
-// Vet recomputes the tool's record, so it costs about what recording one
-// tool does (microseconds once the fingerprint caches are warm).
+// Binding the definition to the run's context (Bind) makes every call
+// vet itself so, whoever makes it.
+//
+// The first Vet of a tool records it anew, which costs about what recording
+// one tool does; a tool that passed is remembered, and vetted again by
+// comparing what it presents (a fraction of a microsecond).
 func (d *Definition) Vet(t Tool, subAgents ...string) error {
 	return d.vet(t, subAgents, memoPath(subAgents))
 }
