@@ -26,10 +26,22 @@ func testCtx(t testing.TB) context.Context {
 	return ctx
 }
 
-// newClient makes a Client that is closed when the test ends.
+// newClient makes a Client that is closed when the test ends. Unless the
+// test sets DiscoverTimeout, the server/discover probe is given 20 s: with
+// the default second, a loaded machine (go test runs packages in parallel,
+// -race) can let the probe lapse and a modern test server be spoken to as a
+// pre-2026 one, which changes what the test sees. The default itself is
+// tested with its own client (TestIgnoredDiscoverCostsDiscoverTimeout).
 func newClient(t testing.TB, conns map[string]Connection, opts *ClientOptions) *Client {
 	t.Helper()
-	c, err := NewClient(conns, opts)
+	o := ClientOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.DiscoverTimeout == 0 {
+		o.DiscoverTimeout = 20 * time.Second
+	}
+	c, err := NewClient(conns, &o)
 	if err != nil {
 		t.Fatalf("NewClient: %v", err)
 	}
