@@ -285,6 +285,8 @@ func (b *builder) tool(p *pending, tp string) (ToolRecord, toolValues) {
 		hp := refusals.Append(tp, keySourceHash)
 		if ft, ok := t.(*FuncTool); ok {
 			d, err = b.fp.Func(hp, ft.fn)
+		} else if a, ok := t.(Adapter); ok {
+			d, err = b.fp.Value(hp, a.Adapted())
 		} else {
 			d, err = b.fp.Value(hp, t)
 		}

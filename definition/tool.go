@@ -11,6 +11,18 @@ type Tool interface {
 	InputSchema() json.RawMessage
 }
 
+// Adapter is a Tool that adapts code of another kind, such as an agent
+// framework's own tool type, to Tool. Its sourceHash fingerprints the value
+// Adapted returns, the code that runs when the tool is called, rather than
+// the adapter's type: otherwise every tool adapted by one adapter would
+// hash alike, and a change to the code a call runs would not show.
+type Adapter interface {
+	Tool
+	// Adapted returns the value whose code runs the tool's calls (a struct
+	// or pointer of the user's type, or a func). It must not do I/O.
+	Adapted() any
+}
+
 // MCPTool is a Tool that calls a tool on an MCP server. It is how definition
 // recognises an MCP tool without knowing which MCP client library made it:
 // package mcpservers implements it, and another client library could too.

@@ -322,7 +322,8 @@ func NewNativeTool(ctx context.Context, bt tool.BaseTool) (*NativeTool, error) {
 }
 
 // NativeTool is an Eino tool that is not an MCP tool, as a definition
-// records it: the name, description and input schema its Info gives.
+// records it: the name, description and input schema its Info gives, and
+// the Eino tool's own code as its sourceHash.
 // Build walks Tool, the Eino tool itself, for MCP tools it holds that the
 // agent is not given, and refuses them.
 type NativeTool struct {
@@ -339,6 +340,11 @@ func (n *NativeTool) Description() string { return n.description }
 
 // InputSchema is the tool's input schema as the model is sent it.
 func (n *NativeTool) InputSchema() json.RawMessage { return append(json.RawMessage(nil), n.schema...) }
+
+// Adapted returns the Eino tool itself: a NativeTool is a
+// [definition.Adapter], so its sourceHash fingerprints the Eino tool's
+// type (your code), not NativeTool's.
+func (n *NativeTool) Adapted() any { return n.Tool }
 
 // withCaches is opts with a Cache and a Fingerprinter if it has none, which
 // the definition's Vet then reuses: every call is vetted, and vetting with
