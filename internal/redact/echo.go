@@ -18,8 +18,8 @@ func (r *Redactor) HoldsCredential(s string) bool {
 // hide nothing), or in the raw text itself.
 func (r *Redactor) EchoedIn(raw []byte) bool {
 	set := r.load()
-	if set == nil {
-		return false
+	if set == nil || len(set.creds) == 0 {
+		return false // no credential to find: not worth decoding the tool
 	}
 	// The raw text as it is; its encoded runs are looked into in the
 	// decoded strings below, which hold the same runs unescaped.
