@@ -280,24 +280,9 @@ func discoverResource(ctx context.Context, hc *http.Client, server *url.URL, par
 		where = append(where, wellKnown(server, "oauth-protected-resource"))
 	}
 	where = append(where, (&url.URL{Scheme: server.Scheme, Host: server.Host, Path: "/.well-known/oauth-protected-resource"}).String())
-	for _, u := range where {
-		var md resourceMetadata
-		found, err := fetchJSON(ctx, hc, u, &md)
-		if err != nil && ctx.Err() != nil {
-			return nil, err
-		}
-		if !found {
-			continue
-		}
-		if err != nil {
-			return nil, metadataRefused("the protected resource metadata is not valid: " + err.Error())
-		}
-		if err := checkResource(&md, server); err != nil {
-			return nil, err
-		}
-		return &md, nil
-	}
-	return nil, nil
+	return firstServed(ctx, hc, where, "the protected resource metadata", func(md *resourceMetadata) error {
+		return checkResource(md, server)
+	})
 }
 
 // metadataRefused is the discover error for refused metadata; the server
@@ -382,15 +367,12 @@ func serverMetadataURLs(issuer *url.URL) []string {
 	}
 }
 
-// discoverServer fetches the authorization server's metadata and checks
-// it. legacy allows the 2025-03-26 default endpoints when there is none.
-func discoverServer(ctx context.Context, hc *http.Client, issuer string, legacy bool) (*serverMetadata, error) {
-	iu, err := url.Parse(issuer)
-	if err != nil {
-		return nil, metadataRefused("the authorization server's URL is not a URL")
-	}
-	for _, u := range serverMetadataURLs(iu) {
-		var md serverMetadata
+// firstServed fetches the metadata documents at urls in the order given
+// and returns the first one served, once check accepts it; nil when none is
+// served. what names the document in the refusal of one that is not valid.
+func firstServed[T any](ctx context.Context, hc *http.Client, urls []string, what string, check func(*T) error) (*T, error) {
+	for _, u := range urls {
+		var md T
 		found, err := fetchJSON(ctx, hc, u, &md)
 		if err != nil && ctx.Err() != nil {
 			return nil, err
@@ -399,12 +381,28 @@ func discoverServer(ctx context.Context, hc *http.Client, issuer string, legacy 
 			continue
 		}
 		if err != nil {
-			return nil, metadataRefused("the authorization server's metadata is not valid: " + err.Error())
+			return nil, metadataRefused(what + " is not valid: " + err.Error())
 		}
-		if err := checkServer(&md, issuer); err != nil {
+		if err := check(&md); err != nil {
 			return nil, err
 		}
 		return &md, nil
+	}
+	return nil, nil
+}
+
+// discoverServer fetches the authorization server's metadata and checks
+// it. legacy allows the 2025-03-26 default endpoints when there is none.
+func discoverServer(ctx context.Context, hc *http.Client, issuer string, legacy bool) (*serverMetadata, error) {
+	iu, err := url.Parse(issuer)
+	if err != nil {
+		return nil, metadataRefused("the authorization server's URL is not a URL")
+	}
+	md, err := firstServed(ctx, hc, serverMetadataURLs(iu), "the authorization server's metadata", func(md *serverMetadata) error {
+		return checkServer(md, issuer)
+	})
+	if err != nil || md != nil {
+		return md, err
 	}
 	if !legacy {
 		return nil, oauthErr("", "discover", ErrOAuth, "the authorization server publishes no metadata (RFC 8414 or OpenID Connect discovery)")
