@@ -164,7 +164,7 @@ func (sess *session) call(ctx context.Context, t *Tool, name string, args json.R
 		}
 		cr, err := parseCallResult(raw)
 		if err != nil {
-			return nil, sess.srv.callError(name, ErrProtocol, "the result cannot be read: "+sess.srv.red.describe(err), err)
+			return nil, sess.srv.callError(name, ErrProtocol, "the result cannot be read: "+sess.srv.red.Describe(err), err)
 		}
 		if !cr.inputRequired {
 			return cr.result, nil
@@ -217,7 +217,7 @@ func (sess *session) callFailure(ctx context.Context, cs *callState, err error, 
 		case errors.Is(cause, errInterrupted):
 			return cs.interruption()
 		case errors.As(cause, &hf):
-			return srv.callError(name, ErrHandler, srv.red.describe(hf.err), hf.err)
+			return srv.callError(name, ErrHandler, srv.red.Describe(hf.err), hf.err)
 		case errors.Is(cause, errClosedClient):
 			return srv.callError(name, ErrClosed, "", nil)
 		case errors.Is(cause, errStreamLost), errors.Is(cause, errSessionLost):
@@ -318,7 +318,7 @@ func (s *remote) asCallError(tool string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return s.callError(tool, err, "", nil)
 	}
-	return s.callError(tool, ErrConnect, s.red.describe(err), err)
+	return s.callError(tool, ErrConnect, s.red.Describe(err), err)
 }
 
 // nextLegacyKey names a request a pre-2026 server sent during the call:

@@ -296,7 +296,7 @@ func (s *remote) asListError(err error) error {
 	if errors.Is(err, errClosedClient) {
 		return s.listError(ErrClosed, "", nil)
 	}
-	return s.listError(ErrConnect, s.red.describe(err), err)
+	return s.listError(ErrConnect, s.red.Describe(err), err)
 }
 
 // Close closes every connection, stops every server process it started

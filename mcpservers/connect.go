@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/guardian-agent/guardian-go/definition"
+	"github.com/guardian-agent/guardian-go/internal/redact"
 )
 
 // discard is the logger given to mcp-go's transports, stdio's too: their
@@ -242,7 +243,7 @@ func (s *remote) connectFailure(ctx context.Context, sess *session, err error) e
 
 // describeTransportError turns what mcp-go's transports return into a
 // short, safe description.
-func describeTransportError(red *redactor, err error) string {
+func describeTransportError(red *redact.Redactor, err error) string {
 	var authErr *transport.AuthorizationRequiredError
 	switch {
 	case errors.As(err, &authErr), errors.Is(err, transport.ErrUnauthorized):
@@ -257,7 +258,7 @@ func describeTransportError(red *redactor, err error) string {
 	if code, ok := httpStatus(err); ok {
 		return fmt.Sprintf("HTTP status %d", code)
 	}
-	s := red.describe(err)
+	s := red.Describe(err)
 	// mcp-go's wrapping says little and says it twice.
 	s = strings.TrimPrefix(s, "transport error: ")
 	for strings.Contains(s, "failed to send request: failed to send request: ") {

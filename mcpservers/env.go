@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+
+	"github.com/guardian-agent/guardian-go/internal/redact"
 )
 
 // inheritedEnv lists the variables a stdio server inherits from this
@@ -86,7 +88,7 @@ func checkDir(dir string) error {
 
 // describeStart says why starting a resolved command failed, without its
 // path (exec's errors quote it).
-func describeStart(red *redactor, err error) string {
+func describeStart(red *redact.Redactor, err error) string {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		// The file is there (it was resolved) and so is Dir (checked).
@@ -98,9 +100,9 @@ func describeStart(red *redactor, err error) string {
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return red.describe(pe.Err)
+		return red.Describe(pe.Err)
 	}
-	return red.describe(err)
+	return red.Describe(err)
 }
 
 // resolveCommand finds the program a Stdio connection runs, as documented

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/guardian-agent/guardian-go/internal/redact"
 )
 
 // callHeaderKey carries a call's own HTTP headers (CallRequest.Header) in
@@ -72,7 +74,7 @@ var (
 // sse.go). red learns the headers
 // of every request as it is sent, after Auth, so that a server echoing a
 // credential Auth or a call added is redacted like a configured one.
-func newHTTPClient(cfg *connConfig, red *redactor, tap *streamTap) (*http.Client, *http.Transport, error) {
+func newHTTPClient(cfg *connConfig, red *redact.Redactor, tap *streamTap) (*http.Client, *http.Transport, error) {
 	hc := &http.Client{}
 	if cfg.httpClient != nil {
 		if made := cfg.httpClient(); made != nil {
@@ -135,7 +137,7 @@ type roundTripper struct {
 	headers http.Header
 	auth    Auth
 	url     string // the connection's, for an OAuth
-	red     *redactor
+	red     *redact.Redactor
 	timeout time.Duration // until response headers; <= 0: none
 	idle    time.Duration // between reads of an event stream; <= 0: none
 	tap     *streamTap    // what GET event streams bring
@@ -160,7 +162,7 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 			r.Header[http.CanonicalHeaderKey(k)] = v
 		}
 		// Whatever their names: a call's headers are never printed.
-		t.red.learnCallHeaders(h)
+		t.red.LearnCallHeaders(h)
 	}
 	send := http.RoundTripper(timed{t})
 	var resp *http.Response
@@ -195,7 +197,7 @@ func (s timed) RoundTrip(req *http.Request) (*http.Response, error) {
 	t := s.t
 	// Below Auth: these are the headers that go out, credentials included,
 	// and before any answer that could echo them.
-	t.red.learnHeaders(req.Header)
+	learnSentHeaders(t.red, req.Header)
 	written, _ := req.Context().Value(writtenKey{}).(*atomic.Bool)
 	ctx, cancel := context.WithCancelCause(req.Context())
 	var timer *time.Timer

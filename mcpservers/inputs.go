@@ -97,7 +97,7 @@ func (s *remote) inputError(tool, key string, err error) error {
 	if errors.As(err, &proto) {
 		return s.callError(tool, ErrProtocol, fmt.Sprintf("input request %q: %s", key, proto.msg), err)
 	}
-	return s.callError(tool, ErrHandler, fmt.Sprintf("input request %q: %s", key, s.red.describe(err)), err)
+	return s.callError(tool, ErrHandler, fmt.Sprintf("input request %q: %s", key, s.red.Describe(err)), err)
 }
 
 // protocolError is a server request that cannot be read.

@@ -45,7 +45,7 @@ func (sess *session) listTools(ctx context.Context) ([]*wireTool, Implementation
 		}
 		p, err := parseListPage(raw)
 		if err != nil {
-			return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("page %d cannot be read: %s", page, srv.red.describe(err)), err)
+			return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("page %d cannot be read: %s", page, srv.red.Describe(err)), err)
 		}
 		for i, rt := range p.tools {
 			wt, err := parseTool(rt)
@@ -53,7 +53,7 @@ func (sess *session) listTools(ctx context.Context) ([]*wireTool, Implementation
 				return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("page %d, tool %d: %v", page, i, err), err)
 			}
 			if names[wt.name] {
-				return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("the server lists the tool %q twice", srv.red.redact(wt.name)), nil)
+				return nil, stamp, srv.listError(ErrProtocol, fmt.Sprintf("the server lists the tool %q twice", srv.red.Redact(wt.name)), nil)
 			}
 			names[wt.name] = true
 			tools = append(tools, wt)
@@ -92,13 +92,13 @@ func (sess *session) withoutEchoes(tools []*wireTool) ([]*wireTool, error) {
 	kept := make([]*wireTool, 0, len(tools))
 	var errs []error
 	for _, wt := range tools {
-		if !red.echoedIn(wt.raw) {
+		if !red.EchoedIn(wt.raw) {
 			kept = append(kept, wt)
 			continue
 		}
 		name, detail := wt.name, "the tool is left out: its definition holds a credential of the connection"
-		if red.holdsCredential(name) {
-			name, detail = red.redact(name), detail+", in its name"
+		if red.HoldsCredential(name) {
+			name, detail = red.Redact(name), detail+", in its name"
 		}
 		errs = append(errs, &Error{Server: sess.srv.cfg.name, Tool: name, Op: "list tools", Kind: ErrEchoedCredential, detail: detail})
 	}

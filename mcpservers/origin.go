@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/guardian-agent/guardian-go/internal/redact"
 )
 
 // A connection speaks to one origin: the scheme, host and port of its URL.
@@ -160,12 +162,12 @@ func isRedirect(status int) bool {
 // refusedRedirect finds a redirectError in err or, when ctx is done, in
 // its cause (an SSE endpoint on another origin ends the session's waits
 // with it), and describes it for an *Error.
-func refusedRedirect(ctx context.Context, red *redactor, err error) (*redirectError, string, bool) {
+func refusedRedirect(ctx context.Context, red *redact.Redactor, err error) (*redirectError, string, bool) {
 	var re *redirectError
 	if !errors.As(err, &re) && (ctx.Err() == nil || !errors.As(context.Cause(ctx), &re)) {
 		return nil, "", false
 	}
 	// The origin is the server's text: it is told, cleared of the
 	// connection's secrets, as a server's error message is.
-	return re, red.redact(re.Error()), true
+	return re, red.Redact(re.Error()), true
 }

@@ -7,17 +7,16 @@ import (
 	"github.com/guardian-agent/guardian-go/internal/redact"
 )
 
-// redactor removes a connection's secrets from text that reaches an error,
-// and finds them in a tool's definition (withoutEchoes): header values,
-// environment values, the URL and its password and query values, and the
-// credentials of every HTTP request actually sent (what Auth and a call's
-// own headers added). Causes from net/http and mcp-go quote URLs, and a
-// server's own error message may echo what it was sent. It is the
-// module's one redactor (internal/redact), which asks secrets what a
-// credential is; the methods here are the names this package calls.
-type redactor struct{ *redact.Redactor }
-
-func newRedactor(cfg *connConfig) *redactor {
+// newRedactor is the redactor of a connection: it removes the
+// connection's secrets from text that reaches an error, and finds them in a
+// tool's definition (withoutEchoes): header values, environment values,
+// the URL and its password and query values, and (learnt as requests go,
+// learnSentHeaders) the credentials of every HTTP request actually sent,
+// what Auth and a call's own headers added. Causes from net/http and mcp-go
+// quote URLs, and a server's own error message may echo what it was sent.
+// It is the module's one redactor (internal/redact), which asks secrets
+// what a credential is.
+func newRedactor(cfg *connConfig) *redact.Redactor {
 	r := redact.New()
 	for k, v := range cfg.headers {
 		r.LearnHeader(k, v)
@@ -26,7 +25,7 @@ func newRedactor(cfg *connConfig) *redactor {
 		r.LearnEnv(k, v)
 	}
 	r.LearnURL(cfg.url)
-	return &redactor{r}
+	return r
 }
 
 // protocolHeaders are the headers of a request that carry no credential:
@@ -38,9 +37,9 @@ var protocolHeaders = map[string]bool{
 	"Mcp-Protocol-Version": true, "Mcp-Method": true, "Mcp-Name": true,
 }
 
-// learnHeaders learns the values of the headers a request is sent with,
-// but the protocol's own.
-func (r *redactor) learnHeaders(h http.Header) {
+// learnSentHeaders has r learn the values of the headers a request is
+// sent with, but the protocol's own.
+func learnSentHeaders(r *redact.Redactor, h http.Header) {
 	for k, vs := range h {
 		if protocolHeaders[k] || strings.HasPrefix(k, "Mcp-Param-") {
 			continue
@@ -50,18 +49,3 @@ func (r *redactor) learnHeaders(h http.Header) {
 		}
 	}
 }
-
-// get is r's Redactor; nil (which redacts nothing) for a nil r.
-func (r *redactor) get() *redact.Redactor {
-	if r == nil {
-		return nil
-	}
-	return r.Redactor
-}
-
-func (r *redactor) redact(s string) string         { return r.get().Redact(s) }
-func (r *redactor) redactValue(v any) any          { return r.get().RedactValue(v) }
-func (r *redactor) describe(err error) string      { return r.get().Describe(err) }
-func (r *redactor) holdsCredential(s string) bool  { return r.get().HoldsCredential(s) }
-func (r *redactor) echoedIn(raw []byte) bool       { return r.get().EchoedIn(raw) }
-func (r *redactor) learnCallHeaders(h http.Header) { r.get().LearnCallHeaders(h) }

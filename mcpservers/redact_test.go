@@ -303,8 +303,8 @@ func TestTransformedSecretsAreRedacted(t *testing.T) {
 // mangle every message); an auth scheme alone is never taken for a secret.
 func TestRequestHeadersLearnt(t *testing.T) {
 	r := newRedactor(&connConfig{})
-	r.learnHeaders(http.Header{"Authorization": {"Bearer token-000050"}, "Content-Type": {"application/json"}, "Mcp-Method": {"tools/call"}})
-	if got, want := r.redact("got Bearer token-000050 as application/json for tools/call"), "got [redacted] as application/json for tools/call"; got != want {
+	learnSentHeaders(r, http.Header{"Authorization": {"Bearer token-000050"}, "Content-Type": {"application/json"}, "Mcp-Method": {"tools/call"}})
+	if got, want := r.Redact("got Bearer token-000050 as application/json for tools/call"), "got [redacted] as application/json for tools/call"; got != want {
 		t.Errorf("redact = %q, want %q", got, want)
 	}
 }

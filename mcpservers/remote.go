@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/guardian-agent/guardian-go/definition"
+	"github.com/guardian-agent/guardian-go/internal/redact"
 )
 
 // remote is one named connection of a Client: its configuration, frozen by
@@ -15,7 +16,7 @@ type remote struct {
 	cfg  *connConfig
 	opts *options
 	cb   *callbacks
-	red  *redactor
+	red  *redact.Redactor
 
 	mu         sync.Mutex
 	sess       *session

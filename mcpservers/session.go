@@ -206,9 +206,9 @@ func (sess *session) send(ctx context.Context, method string, params json.RawMes
 // rpcError is a JSON-RPC error the server answered with, its message and
 // the strings of its data cleared of the connection's secrets.
 func (sess *session) rpcError(d *mcp.JSONRPCErrorDetails) *RPCError {
-	e := &RPCError{Code: d.Code, Message: sess.srv.red.redact(d.Message)}
+	e := &RPCError{Code: d.Code, Message: sess.srv.red.Redact(d.Message)}
 	if d.Data != nil {
-		e.Data, _ = json.Marshal(sess.srv.red.redactValue(d.Data))
+		e.Data, _ = json.Marshal(sess.srv.red.RedactValue(d.Data))
 	}
 	return e
 }

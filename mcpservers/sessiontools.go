@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/guardian-agent/guardian-go/definition"
+	"github.com/guardian-agent/guardian-go/internal/redact"
 )
 
 // SessionTools loads the tools of an mcp-go client the caller has already
@@ -36,7 +37,7 @@ func SessionTools(ctx context.Context, c *client.Client) ([]*Tool, error) {
 	}
 	tr := c.GetTransport()
 	cfg := &connConfig{name: "session", transport: transportOf(tr)}
-	s := &remote{cfg: cfg, opts: &options{}, red: &redactor{}, closing: make(chan struct{}), fixed: true}
+	s := &remote{cfg: cfg, opts: &options{}, red: redact.New(), closing: make(chan struct{}), fixed: true}
 	sess := newSession(s)
 	sess.mc, sess.tr = c, tr
 	_, sess.http = tr.(transport.HTTPConnection)

@@ -40,7 +40,7 @@ func (s *remote) stdioTransport(sess *session) (transport.Interface, error) {
 	}
 	path, err := resolveCommand(cfg.command, cfg.dir, cfg.env)
 	if err != nil {
-		return nil, s.connectError(ErrConnect, s.red.describe(err), err)
+		return nil, s.connectError(ErrConnect, s.red.Describe(err), err)
 	}
 	proc, err := startProcess(cfg, path, s.opts.stderr, func(error) { sess.markLost(errSessionLost, false) })
 	if err != nil {
