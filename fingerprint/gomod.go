@@ -47,14 +47,19 @@ func parseGoMod(data []byte) (reqs []modVersion, reps []modReplace) {
 				reqs = append(reqs, modVersion{f[1], f[2]})
 			}
 		case "replace":
-			arrow := -1
+			// A replace line has exactly one arrow; with none or several
+			// ("replace => => 0") it cannot be read, and is skipped.
+			arrow, arrows := -1, 0
 			for i, x := range f {
 				if x == "=>" {
-					arrow = i
+					arrow, arrows = i, arrows+1
 				}
 			}
-			old, new := f[1:max(arrow, 1)], f[arrow+1:]
-			if arrow < 0 || len(old) < 1 || len(old) > 2 || len(new) < 1 || len(new) > 2 {
+			if arrows != 1 {
+				continue
+			}
+			old, new := f[1:arrow], f[arrow+1:]
+			if len(old) < 1 || len(old) > 2 || len(new) < 1 || len(new) > 2 {
 				continue
 			}
 			r := modReplace{old: modVersion{path: old[0]}, new: modVersion{path: new[0]}}
