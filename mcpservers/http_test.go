@@ -58,7 +58,17 @@ func TestTerminatedSessionIsRemade(t *testing.T) {
 }
 
 func TestSSEStreamLostMidCall(t *testing.T) {
-	mcpSrv := inProcessDocs(t)
+	// The stream is cut once the server is running the call: its
+	// answer can then come only on the stream that is gone.
+	running := make(chan struct{}, 1)
+	mcpSrv := inProcessDocs(t, server.WithToolHandlerMiddleware(func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if req.Params.Name == "block" {
+				running <- struct{}{}
+			}
+			return next(ctx, req)
+		}
+	}))
 	ss := httptest.NewUnstartedServer(nil)
 	ss.Start()
 	t.Cleanup(ss.Close)
@@ -71,7 +81,11 @@ func TestSSEStreamLostMidCall(t *testing.T) {
 		_, err := tools["block"].Call(testCtx(t), nil)
 		done <- err
 	}()
-	time.Sleep(100 * time.Millisecond)
+	select {
+	case <-running:
+	case err := <-done:
+		t.Fatalf("the call ended before the server ran it: %v", err)
+	}
 	ss.CloseClientConnections()
 	select {
 	case err := <-done:

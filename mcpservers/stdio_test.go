@@ -124,15 +124,22 @@ func TestLoadContextDoesNotBoundTheProcess(t *testing.T) {
 	c := newCheckedClient(t, map[string]Connection{"docs": stdioServer("docs")}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
+	// A control process bound to ctx the way exec.CommandContext binds
+	// one: once it has been killed and reaped, a server bound to ctx
+	// would have been killed too.
+	control := exec.CommandContext(ctx, "sleep", "60")
+	if err := control.Start(); err != nil {
+		t.Fatalf("control process: %v", err)
+	}
 	tools, err := c.Tools(ctx)
 	if err != nil {
 		t.Fatalf("Tools: %v", err)
 	}
 	whoami := byName(tools)["whoami"]
 	before := pidOf(t, whoami)
-	<-ctx.Done()
-	// Give a process bound to ctx time to be killed and reaped.
-	time.Sleep(300 * time.Millisecond)
+	if err := control.Wait(); ctx.Err() == nil {
+		t.Fatalf("the control process ended before the context: %v", err)
+	}
 	if processGone(before) {
 		t.Fatalf("the server %d ended with the load's context", before)
 	}
