@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -33,6 +34,7 @@ type process struct {
 	waitErr error         // set before exited is closed
 
 	drained  sync.WaitGroup // the stderr drain
+	stopping atomic.Bool    // set by stop: the drain reads on, bounded
 	stopOnce sync.Once
 }
 
@@ -41,6 +43,11 @@ type process struct {
 const (
 	gracefulExit = 2 * time.Second
 	termExit     = 2 * time.Second
+	// stderrIdleBound is how long stop waits for more of a stderr pipe
+	// the server's group no longer holds and a process that left it
+	// still does. The bound is on silence: a slow Stderr writer taking
+	// lines already written does not count against it.
+	stderrIdleBound = time.Second
 )
 
 // startProcess starts cfg's command. onExit is called once, on its own
@@ -111,6 +118,9 @@ func (p *process) drain(w *lineWriter, server string) {
 		line, err := r.ReadSlice('\n')
 		if len(line) > 0 {
 			w.writeLine(server, line, err == nil)
+			if p.stopping.Load() {
+				_ = p.stderr.SetReadDeadline(time.Now().Add(stderrIdleBound))
+			}
 		}
 		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
 			return
@@ -184,9 +194,16 @@ func (p *process) stop() {
 		reapGroup(p.cmd)
 		_ = p.stdout.Close()
 		_ = p.childOut.Close()
-		_ = p.stderr.Close()
 		p.relayed.Wait()
+		// What the child wrote on stderr last is often why it failed:
+		// read it to the end before closing our end, which would drop
+		// it. The pipe ends once no process holds it; a process that
+		// left the group and keeps it open, writing nothing, gets
+		// stderrIdleBound.
+		p.stopping.Store(true)
+		_ = p.stderr.SetReadDeadline(time.Now().Add(stderrIdleBound))
 		p.drained.Wait()
+		_ = p.stderr.Close()
 	})
 }
 

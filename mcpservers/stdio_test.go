@@ -6,7 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -210,5 +212,59 @@ func TestStdioStartFailuresSayWhat(t *testing.T) {
 				t.Errorf("err = %q quotes a machine's path", err)
 			}
 		})
+	}
+}
+
+// slowWriter is a Stderr writer slower than the server writing: each
+// line costs it at least 50µs, so a server that writes 250 lines and
+// exits is gone long before its lines are all taken.
+type slowWriter struct{ lockedbuffer.Buffer }
+
+func (w *slowWriter) Write(p []byte) (int, error) {
+	time.Sleep(50 * time.Microsecond)
+	return w.Buffer.Write(p)
+}
+
+// A server's last words on stderr, often why it failed, are read to the
+// end before the session is done: closing our end of the pipe first
+// dropped those the reader had not reached (the CLI's stderr tail lost
+// them on a loaded machine).
+func TestStderrReadToTheEndOnExit(t *testing.T) {
+	// 25 KB: more than the reader buffers (16 KiB), less than a pipe
+	// holds (64 KiB).
+	const lines = 250
+	pad := strings.Repeat("x", 90)
+	w := &slowWriter{}
+	script := `i=1; while [ $i -le ` + strconv.Itoa(lines) + ` ]; do echo "line $i ` + pad + `" >&2; i=$((i+1)); done; echo "last words" >&2; exit 3`
+	_, err := newClient(t, map[string]Connection{"dies": Stdio{Command: "sh", Args: []string{"-c", script}}}, &ClientOptions{Stderr: w}).Tools(testCtx(t))
+	wantKind(t, err, ErrConnect, "dies")
+	got := w.String()
+	if n := strings.Count(got, "[dies] line "); n != lines || !strings.HasSuffix(got, "[dies] last words\n") {
+		t.Errorf("got %d of %d lines; the last: %q", n, lines, got[strings.LastIndex(strings.TrimSuffix(got, "\n"), "\n")+1:])
+	}
+}
+
+// A process that left the server's group holds its stderr open, silent:
+// the session still ends, the pipe read for stderrIdleBound, with what
+// the server wrote before it went.
+func TestStderrHeldByAnEscapedProcess(t *testing.T) {
+	stderr := &lockedbuffer.Buffer{}
+	c := newClient(t, map[string]Connection{"held": stdioServer("escaped-holder")}, &ClientOptions{Stderr: stderr})
+	start := time.Now()
+	_, err := c.Tools(testCtx(t))
+	took := time.Since(start)
+	m := regexp.MustCompile(`holder=(\d+)`).FindStringSubmatch(stderr.String())
+	if m == nil {
+		t.Fatalf("no holder on stderr: %v", err)
+	}
+	holder, _ := strconv.Atoi(m[1])
+	_ = syscall.Kill(holder, syscall.SIGKILL)
+	wantKind(t, err, ErrConnect, "held")
+	if !strings.Contains(stderr.String(), "[held] last words\n") {
+		t.Errorf("the server's last words are lost: %q", stderr.String())
+	}
+	// The holder lives 300 s; the session waits only for its silence.
+	if took > 30*time.Second {
+		t.Errorf("the failed connect took %v: it waited for the holder", took)
 	}
 }

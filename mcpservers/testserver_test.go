@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -185,6 +186,18 @@ func runTestServer(mode string) int {
 		if err := server.ServeStdio(newDocsServer()); err != nil {
 			return 1
 		}
+	case "escaped-holder":
+		// Leave behind a process in a group of its own that holds our
+		// stderr, then fail: the pipe never ends while it lives.
+		cmd := exec.Command("sleep", "300")
+		cmd.Stderr = os.Stderr
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			return 1
+		}
+		fmt.Fprintf(os.Stderr, "holder=%d\n", cmd.Process.Pid)
+		fmt.Fprintln(os.Stderr, "last words")
+		return 3
 	default:
 		if strings.HasPrefix(mode, "raw-") {
 			return rawServer(strings.TrimPrefix(mode, "raw-"))
