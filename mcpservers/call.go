@@ -284,6 +284,10 @@ func (sess *session) callFailure(ctx context.Context, cs *callState, err error, 
 	if isDecodeError(err) {
 		return srv.callError(name, ErrProtocol, describeTransportError(srv.red, err), err)
 	}
+	// The connection failed under the call (the SSE stream's loss may be
+	// seen only after this): the next call makes a new session rather
+	// than try the old one.
+	sess.markLost(errSessionLost, false)
 	return srv.callError(name, ErrConnectionLost, describeTransportError(srv.red, err), err)
 }
 

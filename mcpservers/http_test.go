@@ -57,9 +57,29 @@ func TestTerminatedSessionIsRemade(t *testing.T) {
 	}
 }
 
+// postSignal is a RoundTripper that says when the answer to a POST
+// naming a tool has come back to the client.
+type postSignal struct {
+	tool     string
+	answered chan struct{}
+}
+
+func (p *postSignal) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		body, _ = io.ReadAll(req.Body)
+		req.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err == nil && req.Method == http.MethodPost && bytes.Contains(body, []byte(`"name":"`+p.tool+`"`)) {
+		p.answered <- struct{}{}
+	}
+	return resp, err
+}
+
+// A call whose answer can come only on an SSE stream that is lost ends
+// with ErrConnectionLost, and the next call makes a new stream.
 func TestSSEStreamLostMidCall(t *testing.T) {
-	// The stream is cut once the server is running the call: its
-	// answer can then come only on the stream that is gone.
 	running := make(chan struct{}, 1)
 	mcpSrv := inProcessDocs(t, server.WithToolHandlerMiddleware(func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -72,19 +92,31 @@ func TestSSEStreamLostMidCall(t *testing.T) {
 	ss := httptest.NewUnstartedServer(nil)
 	ss.Start()
 	t.Cleanup(ss.Close)
+	var streams atomic.Int32
 	sse := server.NewSSEServer(mcpSrv, server.WithBaseURL(ss.URL))
-	ss.Config.Handler = sse
-	tools := loadTools(t, newClient(t, map[string]Connection{"docs": SSE{URL: ss.URL + "/sse"}}, nil))
+	ss.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			streams.Add(1)
+		}
+		sse.ServeHTTP(w, r)
+	})
+	posted := &postSignal{tool: "block", answered: make(chan struct{}, 1)}
+	conn := SSE{URL: ss.URL + "/sse", HTTPClient: func() *http.Client { return &http.Client{Transport: posted} }}
+	tools := loadTools(t, newClient(t, map[string]Connection{"docs": conn}, nil))
 
 	done := make(chan error, 1)
 	go func() {
 		_, err := tools["block"].Call(testCtx(t), nil)
 		done <- err
 	}()
-	select {
-	case <-running:
-	case err := <-done:
-		t.Fatalf("the call ended before the server ran it: %v", err)
+	// Cut once the server runs the call and the client has its POST
+	// answered: the call's answer can then come only on the stream.
+	for _, ch := range []chan struct{}{running, posted.answered} {
+		select {
+		case <-ch:
+		case err := <-done:
+			t.Fatalf("the call ended before the stream was cut: %v", err)
+		}
 	}
 	ss.CloseClientConnections()
 	select {
@@ -93,8 +125,48 @@ func TestSSEStreamLostMidCall(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the call did not end with its stream")
 	}
-	// The next call makes a new stream.
 	call(t, tools["echo"], nil)
+	if n := streams.Load(); n != 2 {
+		t.Errorf("%d event streams opened, want 2", n)
+	}
+}
+
+// A call whose POST the connection drops, its SSE stream still open,
+// ends with ErrConnectionLost; as Tool.Call promises, the next call
+// reconnects (before, it went on with the old session, and under load a
+// stream lost with the POST then failed it too).
+func TestSSEPostLostMidCall(t *testing.T) {
+	mcpSrv := inProcessDocs(t)
+	ss := httptest.NewUnstartedServer(nil)
+	ss.Start()
+	t.Cleanup(ss.Close)
+	var streams atomic.Int32
+	sse := server.NewSSEServer(mcpSrv, server.WithBaseURL(ss.URL))
+	ss.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			streams.Add(1)
+		}
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			if bytes.Contains(body, []byte(`"name":"block"`)) {
+				// The connection drops under the POST, unanswered.
+				conn, _, err := w.(http.Hijacker).Hijack()
+				if err == nil {
+					conn.Close()
+				}
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		sse.ServeHTTP(w, r)
+	})
+	tools := loadTools(t, newClient(t, map[string]Connection{"docs": SSE{URL: ss.URL + "/sse"}}, nil))
+	_, err := tools["block"].Call(testCtx(t), nil)
+	wantKind(t, err, ErrConnectionLost, "docs")
+	call(t, tools["echo"], nil)
+	if n := streams.Load(); n != 2 {
+		t.Errorf("%d event streams opened, want 2: the next call did not reconnect", n)
+	}
 }
 
 func TestSSEReadTimeout(t *testing.T) {
