@@ -79,7 +79,9 @@ type ClientOptions struct {
 
 	// Stderr, if set, receives what stdio servers write to their standard
 	// error, each line prefixed with "[<server>] ". It must not block for
-	// long: a server writing to a full pipe stops. Nil discards it.
+	// long: a server writing to a full pipe stops, and a session ends
+	// only once the writer has taken its server's last lines. Nil
+	// discards it.
 	Stderr io.Writer
 
 	// messageBound, if set, lowers maxMessageBytes for this client's
