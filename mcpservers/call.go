@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/guardian-agent/guardian-go/definition"
 	"github.com/mark3labs/mcp-go/client/transport"
 )
 
@@ -284,10 +285,14 @@ func (sess *session) callFailure(ctx context.Context, cs *callState, err error, 
 	if isDecodeError(err) {
 		return srv.callError(name, ErrProtocol, describeTransportError(srv.red, err), err)
 	}
-	// The connection failed under the call (the SSE stream's loss may be
-	// seen only after this): the next call makes a new session rather
-	// than try the old one.
-	sess.markLost(errSessionLost, false)
+	// On SSE the POST and the stream are one session: a POST lost under
+	// the call says the stream may be going too (its loss can be seen
+	// only after this), so the next call makes a new session. A
+	// streamable HTTP POST carries its own answer; its loss says nothing
+	// of the calls beside it, which a new session would end.
+	if srv.cfg.transport == definition.TransportSSE {
+		sess.markLost(errSessionLost, false)
+	}
 	return srv.callError(name, ErrConnectionLost, describeTransportError(srv.red, err), err)
 }
 
