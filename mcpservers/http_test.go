@@ -57,6 +57,26 @@ func TestTerminatedSessionIsRemade(t *testing.T) {
 	}
 }
 
+// countedSSEServer serves mcpSrv over SSE on loopback, counting the event
+// streams opened; post, if set, sees each POST first and may take it.
+func countedSSEServer(t *testing.T, mcpSrv *server.MCPServer, post func(http.ResponseWriter, *http.Request) bool) (*httptest.Server, *atomic.Int32) {
+	ss := httptest.NewUnstartedServer(nil)
+	ss.Start()
+	t.Cleanup(ss.Close)
+	streams := &atomic.Int32{}
+	sse := server.NewSSEServer(mcpSrv, server.WithBaseURL(ss.URL))
+	ss.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			streams.Add(1)
+		}
+		if r.Method == http.MethodPost && post != nil && post(w, r) {
+			return
+		}
+		sse.ServeHTTP(w, r)
+	})
+	return ss, streams
+}
+
 // postSignal is a RoundTripper that says when the answer to a POST
 // naming a tool has come back to the client.
 type postSignal struct {
@@ -89,17 +109,7 @@ func TestSSEStreamLostMidCall(t *testing.T) {
 			return next(ctx, req)
 		}
 	}))
-	ss := httptest.NewUnstartedServer(nil)
-	ss.Start()
-	t.Cleanup(ss.Close)
-	var streams atomic.Int32
-	sse := server.NewSSEServer(mcpSrv, server.WithBaseURL(ss.URL))
-	ss.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet {
-			streams.Add(1)
-		}
-		sse.ServeHTTP(w, r)
-	})
+	ss, streams := countedSSEServer(t, mcpSrv, nil)
 	posted := &postSignal{tool: "block", answered: make(chan struct{}, 1)}
 	conn := SSE{URL: ss.URL + "/sse", HTTPClient: func() *http.Client { return &http.Client{Transport: posted} }}
 	tools := loadTools(t, newClient(t, map[string]Connection{"docs": conn}, nil))
@@ -136,29 +146,17 @@ func TestSSEStreamLostMidCall(t *testing.T) {
 // reconnects (before, it went on with the old session, and under load a
 // stream lost with the POST then failed it too).
 func TestSSEPostLostMidCall(t *testing.T) {
-	mcpSrv := inProcessDocs(t)
-	ss := httptest.NewUnstartedServer(nil)
-	ss.Start()
-	t.Cleanup(ss.Close)
-	var streams atomic.Int32
-	sse := server.NewSSEServer(mcpSrv, server.WithBaseURL(ss.URL))
-	ss.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet {
-			streams.Add(1)
+	ss, streams := countedSSEServer(t, inProcessDocs(t), func(w http.ResponseWriter, r *http.Request) bool {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if !bytes.Contains(body, []byte(`"name":"block"`)) {
+			return false
 		}
-		if r.Method == http.MethodPost {
-			body, _ := io.ReadAll(r.Body)
-			if bytes.Contains(body, []byte(`"name":"block"`)) {
-				// The connection drops under the POST, unanswered.
-				conn, _, err := w.(http.Hijacker).Hijack()
-				if err == nil {
-					conn.Close()
-				}
-				return
-			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
+		// The connection drops under the POST, unanswered.
+		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+			conn.Close()
 		}
-		sse.ServeHTTP(w, r)
+		return true
 	})
 	tools := loadTools(t, newClient(t, map[string]Connection{"docs": SSE{URL: ss.URL + "/sse"}}, nil))
 	_, err := tools["block"].Call(testCtx(t), nil)
