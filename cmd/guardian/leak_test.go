@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -29,37 +27,16 @@ func fakePassword(seed string, n int) string {
 // servers[].stderr and reason.
 func failWithStderr(t *testing.T, secret string, stderrLines ...string) (text string, js string) {
 	t.Helper()
-	dir := t.TempDir()
 	var script strings.Builder
-	script.WriteString("#!/bin/sh\n")
 	for _, l := range stderrLines {
 		fmt.Fprintf(&script, "printf '%%s\\n' %s >&2\n", l)
 	}
 	script.WriteString("exit 3\n")
-	if err := os.WriteFile(filepath.Join(dir, "server.sh"), []byte(script.String()), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfg := `{"mcpServers": {"leaky": {"command": "./server.sh", "env": {"MY_PASSWORD": "${env:PW}"}}}}`
-	if err := os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := []string{"PW=" + secret}
-	r := guardian(t, dir, env, "record", "mcp.json", "--timeout", "20s")
+	r, js := recordLeaky(t, script.String(), map[string]string{"MY_PASSWORD": "${env:PW}"}, "PW="+secret)
 	if r.code != exitBad || !strings.Contains(r.stderr, `server "leaky" failed`) {
 		t.Fatalf("exit %d, want %d and a failed server; stderr has %d bytes", r.code, exitBad, len(r.stderr))
 	}
-	rj := guardian(t, dir, env, "record", "mcp.json", "--timeout", "20s", "--json")
-	var rep struct {
-		Servers []struct {
-			Reason string   `json:"reason"`
-			Stderr []string `json:"stderr"`
-		} `json:"servers"`
-	}
-	if err := json.Unmarshal([]byte(rj.stdout), &rep); err != nil || len(rep.Servers) != 1 {
-		t.Fatalf("--json: exit %d, %d servers, %v", rj.code, len(rep.Servers), err)
-	}
-	js = rep.Servers[0].Reason + "\n" + strings.Join(rep.Servers[0].Stderr, "\n")
-	return r.stdout + r.stderr, rj.stdout + rj.stderr + "\n" + js
+	return r.stdout + r.stderr, js
 }
 
 // assertNoPiece fails if text holds any piece of secret of n bytes, in any

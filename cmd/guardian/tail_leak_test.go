@@ -53,6 +53,14 @@ func shortPW(t *testing.T, n int) string {
 // (reason and stderr) appended, and the exit status of the text run.
 func runServer(t *testing.T, script string, env map[string]string, extraEnv ...string) (text, js string, code int) {
 	t.Helper()
+	r, js := recordLeaky(t, script, env, extraEnv...)
+	return r.stdout + r.stderr, js, r.code
+}
+
+// recordLeaky is runServer's two runs: the text run's result, and the
+// --json run's output with its report's servers (reason and stderr).
+func recordLeaky(t *testing.T, script string, env map[string]string, extraEnv ...string) (result, string) {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "server.sh"), []byte("#!/bin/sh\n"+script), 0o755); err != nil {
 		t.Fatal(err)
@@ -76,8 +84,7 @@ func runServer(t *testing.T, script string, env map[string]string, extraEnv ...s
 	if err := json.Unmarshal([]byte(rj.stdout), &rep); err != nil || len(rep.Servers) != 1 {
 		t.Fatalf("--json: exit %d, %d servers, %v", rj.code, len(rep.Servers), err)
 	}
-	js = rj.stdout + rj.stderr + "\n" + rep.Servers[0].Reason + "\n" + strings.Join(rep.Servers[0].Stderr, "\n")
-	return r.stdout + r.stderr, js, r.code
+	return r, rj.stdout + rj.stderr + "\n" + rep.Servers[0].Reason + "\n" + strings.Join(rep.Servers[0].Stderr, "\n")
 }
 
 // answerErrors is a shell stdio server that answers every request with a
