@@ -147,4 +147,7 @@
 //   - token/elevenlabs: an ElevenLabs API key
 //   - token/resend: a Resend API key
 //   - token/other: a token of a well-known prefixed format
+//
+// and one for the formats no list names:
+//   - token/prefixed: a token shaped as a vendor's prefix and a generated body
 package secrets

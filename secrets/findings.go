@@ -66,6 +66,10 @@ func (f *findings) flush(pointer string, errs *[]error) {
 			for _, g := range generic {
 				f.del(g)
 			}
+			if r != ruleTokenPrefixed {
+				// A listed format says more than the shape does.
+				f.del(ruleTokenPrefixed)
+			}
 			break
 		}
 	}

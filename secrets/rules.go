@@ -90,6 +90,7 @@ const (
 	ruleTokenElevenLabs
 	ruleTokenResend
 	ruleTokenOther
+	ruleTokenPrefixed
 	numRules
 )
 
@@ -170,6 +171,7 @@ var ruleTable = [numRules]Rule{
 	ruleTokenElevenLabs:      {"token/elevenlabs", "an ElevenLabs API key", fixToken},
 	ruleTokenResend:          {"token/resend", "a Resend API key", fixToken},
 	ruleTokenOther:           {"token/other", "a token of a well-known prefixed format", fixToken},
+	ruleTokenPrefixed:        {"token/prefixed", "a token shaped as a vendor's prefix and a generated body", fixToken},
 }
 
 // Rules returns every rule of this package, in a fixed order. The IDs are
