@@ -66,8 +66,12 @@ func (f *findings) flush(pointer string, errs *[]error) {
 			for _, g := range generic {
 				f.del(g)
 			}
+			// A format of our own says more than gitleaks' catalogue,
+			// and a listed format more than the shape does.
+			if r < ruleTokenCatalog {
+				f.del(ruleTokenCatalog)
+			}
 			if r != ruleTokenPrefixed {
-				// A listed format says more than the shape does.
 				f.del(ruleTokenPrefixed)
 			}
 			break

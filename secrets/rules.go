@@ -90,6 +90,7 @@ const (
 	ruleTokenElevenLabs
 	ruleTokenResend
 	ruleTokenOther
+	ruleTokenCatalog
 	ruleTokenPrefixed
 	numRules
 )
@@ -171,6 +172,7 @@ var ruleTable = [numRules]Rule{
 	ruleTokenElevenLabs:      {"token/elevenlabs", "an ElevenLabs API key", fixToken},
 	ruleTokenResend:          {"token/resend", "a Resend API key", fixToken},
 	ruleTokenOther:           {"token/other", "a token of a well-known prefixed format", fixToken},
+	ruleTokenCatalog:         {"token/catalog", "a token of a format in gitleaks' catalogue", fixToken},
 	ruleTokenPrefixed:        {"token/prefixed", "a token shaped as a vendor's prefix and a generated body", fixToken},
 }
 
