@@ -1,6 +1,7 @@
 package secrets_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -140,6 +141,23 @@ func BenchmarkCheckTextLong(b *testing.B) {
 	for b.Loop() {
 		if err := secrets.CheckText("/description", longDescription); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCheckTextHostile is CheckText on text made of the openers of
+// issue 19's scans repeated (prefixes and header lines), at 64 KiB and
+// 1 MiB: equal MB/s at both sizes is the linear cost.
+func BenchmarkCheckTextHostile(b *testing.B) {
+	for _, unit := range []string{"abc_", "ab-cd_x_Ab3 ", "Authorization: Token ", "X-Acme-Key: 0a1b ", "dead_beef-"} {
+		for _, size := range []int{64 << 10, 1 << 20} {
+			text := fit(unit, size)
+			b.Run(fmt.Sprintf("%q/%dKiB", unit, size>>10), func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				for b.Loop() {
+					_ = secrets.CheckText("/t", text)
+				}
+			})
 		}
 	}
 }

@@ -147,29 +147,11 @@ func TestCredentialsLinear(t *testing.T) {
 		"a://u:p@", "password=", "${A:-", `"token":"`, "Bearer ", "-----BEGIN PRIVATE KEY-----", "%41", "ghp_", "@//", "u:p@h.io ",
 		"</password>", "\npassword: x", `key="a" value="`, "https:/u:p@", `\u0041\/`, "${API_KEY:-${", "X-API-Key: ", "%7B%22a",
 		"{apiKey: '", "bearer token ", "\u2014password ", "-----BEGIN PRIVATE KEY-----\nProc-Type: x\n",
-		"abc_", "ab-cd_", "x_Ab3", "Authorization: Token ", "X-Acme-Key: 0a1b", "dead_beef-",
 	} {
 		small := strings.Repeat(unit, 500)
 		big := strings.Repeat(unit, 20000)
 		ts := timeIt(func() { secrets.Credentials(small) })
 		tb := timeIt(func() { secrets.Credentials(big) })
-		if tb > 400*ts+50*time.Millisecond {
-			t.Errorf("%q repeated: 40x input took %v vs %v", unit, tb, ts)
-		}
-	}
-}
-
-// CheckText is linear as Credentials is, on the same hostile
-// repetitions and on prose-sized ones.
-func TestCheckTextLinear(t *testing.T) {
-	for _, unit := range []string{
-		"abc_", "ab-cd_", "x_Ab3", "Authorization: Token ", "X-Acme-Key: 0a1b", "dead_beef-", "a: ", "Bearer ",
-		"https://a/b_", "%41", "eyJ", "ghp_", "word ", "a_b_c_d_e_f_g_h_i_j_k_l_m_n_o_p_q_r_s_t_u_v_w_x_y_z ",
-	} {
-		small := strings.Repeat(unit, 500)
-		big := strings.Repeat(unit, 20000)
-		ts := timeIt(func() { _ = secrets.CheckText("/t", small) })
-		tb := timeIt(func() { _ = secrets.CheckText("/t", big) })
 		if tb > 400*ts+50*time.Millisecond {
 			t.Errorf("%q repeated: 40x input took %v vs %v", unit, tb, ts)
 		}
