@@ -40,16 +40,34 @@ var catalogIndex = func() (idx [256][]uint16) {
 	return idx
 }()
 
+// catalogSecond holds, for each byte, the bytes that follow it in the
+// formats it starts: a word whose second byte is not there starts none.
+var catalogSecond = func() (sec [256]catalogSet) {
+	for c := range catalogIndex {
+		for _, k := range catalogIndex[c] {
+			for w, bits := range catalogSets[catalog[k].steps[1].set] {
+				sec[c][w] |= bits
+			}
+		}
+	}
+	return sec
+}()
+
 // catalogLen returns the length of the catalogue token s starts with, or
 // 0: the first format whose steps s meets, that ends where a word does,
 // has gitleaks' entropy, and whose body (what follows the literal prefix)
 // is no placeholder or filler.
 func catalogLen(s string) int {
-	if s == "" {
+	if len(s) < 3 || !catalogSecond[s[0]].has(s[1]) {
 		return 0
 	}
 	for _, k := range catalogIndex[s[0]] {
 		f := &catalog[k]
+		// Every format starts with three single bytes (the generator's
+		// minPrefix): most words are turned away by the next two.
+		if !catalogSets[f.steps[1].set].has(s[1]) || !catalogSets[f.steps[2].set].has(s[2]) {
+			continue
+		}
 		n, prefix := 0, 0
 		ok := true
 		for _, st := range f.steps {

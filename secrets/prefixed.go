@@ -35,14 +35,16 @@ func scanPrefixed(s string, found report) {
 		if inPath || !isAlnum(c) || (i > 0 && !prefixBoundary(s[i-1])) {
 			continue
 		}
-		n := prefixedLen(s[i:])
-		if n > 0 {
-			found(ruleTokenPrefixed, s[i:i+n])
-		}
-		// Skip the rest of this word: no token starts inside it.
+		// The word's end: no token starts inside it, and most words are
+		// too short to hold one.
 		j := i + 1
 		for j < len(s) && tokenByte(s[j]) {
 			j++
+		}
+		if j-i >= 3+minPrefixedBody {
+			if n := prefixedLen(s[i:]); n > 0 {
+				found(ruleTokenPrefixed, s[i:i+n])
+			}
 		}
 		i = j - 1
 	}
