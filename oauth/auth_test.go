@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -492,6 +493,11 @@ func TestOAuthRecordsUserCode(t *testing.T) {
 	}
 	if len(got) != 2 || fmt.Sprintf("%p", got[0]) != fmt.Sprintf("%p", o.cfg.Authorize) || got[1] != any(store) {
 		t.Errorf("auth code = %#v, want the Authorize func and the Store", got)
+	}
+	// The func, not an AuthorizeFunc: this package's type would put its
+	// record (library code) in the user's fingerprint.
+	if len(got) > 0 && reflect.TypeOf(got[0]).Name() != "" {
+		t.Errorf("the Authorize func is recorded as a %v, want a func of unnamed type", reflect.TypeOf(got[0]))
 	}
 	// Library code only (the default store, a FileTokenStore): no code
 	// at all. (A BrowserSignIn's record is checked by TestBrowserSignIn.)
