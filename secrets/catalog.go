@@ -61,6 +61,11 @@ func catalogLen(s string) int {
 	if len(s) < 3 || !catalogSecond[s[0]].has(s[1]) {
 		return 0
 	}
+	if uuidAt(s) {
+		// A UUID is an ID (decision 2), whatever format its first
+		// characters happen to start (EAAA… is Square's prefix).
+		return 0
+	}
 	for _, k := range catalogIndex[s[0]] {
 		f := &catalog[k]
 		// Every format starts with three single bytes (the generator's
@@ -98,4 +103,9 @@ func catalogLen(s string) int {
 		return n
 	}
 	return 0
+}
+
+// uuidAt reports whether s starts with a UUID that ends a word.
+func uuidAt(s string) bool {
+	return len(s) >= 36 && isHex(s[0]) && s[8] == '-' && isUUID(s[:36]) && (len(s) == 36 || !tokenByte(s[36]))
 }

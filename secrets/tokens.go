@@ -195,6 +195,10 @@ func scanTokens(s string, found report) {
 		if !isAlnum(c) {
 			continue
 		}
+		if uuidAt(s[i:]) {
+			i += 35 // a UUID holds no token, nor does any group of it
+			continue
+		}
 		if c == 'e' && strings.HasPrefix(s[i:], "eyJ") {
 			if n := jwtLen(s[i:]); n > 0 {
 				found(ruleJWT, s[i:i+n])
