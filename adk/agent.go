@@ -1,0 +1,430 @@
+package adk
+
+import (
+	"strconv"
+
+	"google.golang.org/adk/v2/agent"
+	"google.golang.org/adk/v2/agent/llmagent"
+	"google.golang.org/adk/v2/agent/workflowagents/loopagent"
+	"google.golang.org/adk/v2/agent/workflowagents/parallelagent"
+	"google.golang.org/adk/v2/agent/workflowagents/sequentialagent"
+	"google.golang.org/adk/v2/tool"
+
+	"github.com/guardian-agent/guardian-go/definition"
+	"github.com/guardian-agent/guardian-go/fingerprint"
+	"github.com/guardian-agent/guardian-go/refusals"
+)
+
+// Agent is an ADK agent for New to record and make: an *LLMAgent, or a
+// workflow agent (*SequentialAgent, *ParallelAgent, *LoopAgent). A tree of
+// them is one agent and its sub-agents, recorded as one definition.
+type Agent interface {
+	// plan records the agent, not yet made.
+	plan(b *builder, at place) (*plan, error)
+}
+
+// LLMAgent is an agent as llmagent.New takes it, and what a definition
+// needs beyond it.
+//
+// Config is recorded: Name, Description, Instruction as the system prompt
+// (after the root agent's GlobalInstruction, as ADK sends them), the
+// Model's Name() as the model, and the Model itself as the agent's routed
+// model (definition.Agent's ChatModel): a tool that can reach any other
+// chat model is refused (refusals.ErrUnroutedModel). Its Tools are
+// recorded: MCP tools (made with NewTool) with their servers, agent tools
+// (made with NewAgentTool) with their agents as sub-agents, and any other
+// ADK tool by its declaration (NativeTool). Its Toolsets are refused: ADK
+// asks a toolset for its tools on every run. Config.SubAgents must be
+// empty: ADK agents made elsewhere cannot be recorded; give sub-agents in
+// SubAgents.
+type LLMAgent struct {
+	llmagent.Config
+
+	// SubAgents are the agents this one may transfer to (or delegate to,
+	// by their Mode), each recorded as a sub-agent with the servers of
+	// its own tools. Their names must differ from one another.
+	SubAgents []Agent
+
+	// Approval, if set, pauses calls that may be destructive for a
+	// person's approval (see Approval). Sub-agents have their own.
+	Approval *Approval
+}
+
+// SequentialAgent runs its sub-agents once, in order
+// (sequentialagent.New).
+type SequentialAgent struct {
+	Name, Description    string
+	SubAgents            []Agent
+	BeforeAgentCallbacks []agent.BeforeAgentCallback
+	AfterAgentCallbacks  []agent.AfterAgentCallback
+}
+
+// ParallelAgent runs its sub-agents at once, each on a branch of its own
+// (parallelagent.New).
+type ParallelAgent struct {
+	Name, Description    string
+	SubAgents            []Agent
+	BeforeAgentCallbacks []agent.BeforeAgentCallback
+	AfterAgentCallbacks  []agent.AfterAgentCallback
+}
+
+// LoopAgent runs its sub-agents in order, again and again, until one
+// escalates or MaxIterations (if not 0) runs out (loopagent.New).
+type LoopAgent struct {
+	Name, Description    string
+	SubAgents            []Agent
+	MaxIterations        uint
+	BeforeAgentCallbacks []agent.BeforeAgentCallback
+	AfterAgentCallbacks  []agent.AfterAgentCallback
+}
+
+// New records the agent a describes, with its sub-agents, and makes it.
+// It returns the ADK agent to run (give it to runner.New) and its
+// definition, or refuses: the definition's refusals (*refusals.Error
+// values, see definition.Build), ADK's own errors, or a misuse (a nil
+// agent or tool), and then nothing is built.
+//
+// Every tool call of the agent, and of its sub-agents, is vetted against
+// the definition before anything is sent, and runs with the definition
+// bound to its context (definition.Bind), so that an MCP tool the tool's
+// own code calls is vetted too; so do the agent's callbacks. A tool the
+// definition does not describe is refused with an error matching
+// refusals.ErrUndescribed, its server sees nothing, and the run ends
+// after that call.
+//
+// opts is given to definition.Build; New adds a Cache and a Fingerprinter
+// when it has none (the definition's Vet reuses them at every call), and
+// ADK's model packages to ChatModelPackages.
+func New(a Agent, opts *definition.Options) (agent.Agent, *definition.Definition, error) {
+	if isNil(a) {
+		return nil, nil, invalid("", "adk-agent-nil", "a nil Agent", "give New an *LLMAgent or a workflow agent")
+	}
+	b := &builder{}
+	p, err := a.plan(b, place{})
+	if err != nil {
+		return nil, nil, err
+	}
+	def, err := definition.Build(p.record, withOptions(opts))
+	if err != nil {
+		return nil, nil, err
+	}
+	made, err := p.make(def)
+	if err != nil {
+		return nil, nil, err
+	}
+	return made, def, nil
+}
+
+// ChatModelPackage is ADK's model package; the models it and the packages
+// under it define (gemini, openaimodel, apigee) are chat-model clients to
+// definition.Build. New adds it to Options.ChatModelPackages.
+const ChatModelPackage = adkModule + "/model"
+
+// withOptions is opts with a Cache, a Fingerprinter and ADK's model
+// packages.
+func withOptions(opts *definition.Options) *definition.Options {
+	var o definition.Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Cache == nil {
+		o.Cache = definition.NewCache()
+	}
+	if o.Fingerprinter == nil {
+		o.Fingerprinter = fingerprint.New(nil)
+	}
+	o.ChatModelPackages = append(append([]string(nil), o.ChatModelPackages...), ChatModelPackage)
+	return &o
+}
+
+// builder holds what planning the tree needs.
+type builder struct{}
+
+// place is where an agent sits in the tree being planned.
+type place struct {
+	path    []string // sub-agent names from the top-level agent down
+	pointer string   // the agent's pointer, for refusals: "", "/subAgents/0", ...
+	depth   int
+	// global is the root LLM agent's GlobalInstruction (ADK sends only
+	// the root's), when the root is one.
+	global *string
+}
+
+func (at place) sub(i int, name string) place {
+	return place{
+		path:    append(append([]string(nil), at.path...), name),
+		pointer: refusals.Append(at.pointer, "subAgents", strconv.Itoa(i)),
+		depth:   at.depth + 1,
+		global:  at.global,
+	}
+}
+
+// plan is an agent recorded, and how to make it once its definition is
+// built.
+type plan struct {
+	record *definition.Agent
+	make   func(def *definition.Definition) (agent.Agent, error)
+}
+
+func checkDepth(at place) error {
+	if at.depth > definition.MaxSubAgentDepth {
+		return invalid(at.pointer, "adk-depth", "sub-agents nest deeper than "+strconv.Itoa(definition.MaxSubAgentDepth), "nest sub-agents less deeply")
+	}
+	return nil
+}
+
+// subAgents plans each of subs, at its place under at.
+func (b *builder) subAgents(subs []Agent, at place) ([]*plan, []error) {
+	return b.subAgentsFrom(subs, at, 0)
+}
+
+// subAgentsFrom plans each of subs, numbered from offset under at.
+func (b *builder) subAgentsFrom(subs []Agent, at place, offset int) ([]*plan, []error) {
+	var (
+		out  []*plan
+		errs []error
+	)
+	for i, s := range subs {
+		if isNil(s) {
+			errs = append(errs, invalid(refusals.Append(at.pointer, "subAgents", strconv.Itoa(offset+i)), "adk-agent-nil", "a nil Agent among the sub-agents", "remove it"))
+			continue
+		}
+		sp, err := s.plan(b, at.sub(offset+i, nameOf(s)))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out, errs
+}
+
+func nameOf(a Agent) string {
+	switch a := a.(type) {
+	case *LLMAgent:
+		return a.Name
+	case *SequentialAgent:
+		return a.Name
+	case *ParallelAgent:
+		return a.Name
+	case *LoopAgent:
+		return a.Name
+	}
+	return ""
+}
+
+// makeAll makes each planned agent.
+func makeAll(ps []*plan, def *definition.Definition) ([]agent.Agent, error) {
+	out := make([]agent.Agent, len(ps))
+	for i, p := range ps {
+		a, err := p.make(def)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = a
+	}
+	return out, nil
+}
+
+func (a *LLMAgent) plan(b *builder, at place) (*plan, error) {
+	if err := checkDepth(at); err != nil {
+		return nil, err
+	}
+	cfg := a.Config
+	if len(cfg.SubAgents) > 0 {
+		return nil, invalid(refusals.Append(at.pointer, "subAgents"), "adk-agent-made-elsewhere", "llmagent.Config.SubAgents holds ADK agents made elsewhere, whose tools cannot be recorded", "give them as guardian-go agents in LLMAgent.SubAgents")
+	}
+	if at.depth == 0 {
+		g := cfg.GlobalInstruction
+		if cfg.GlobalInstructionProvider != nil {
+			g = ""
+		}
+		at.global = &g
+	}
+	rec := &definition.Agent{
+		Name:         cfg.Name,
+		Description:  cfg.Description,
+		SystemPrompt: systemPrompt(cfg, at.global),
+		// The agent's routed model: a tool that reaches any other chat
+		// model is refused.
+		ChatModel: cfg.Model,
+	}
+	if !isNil(cfg.Model) {
+		rec.Model = cfg.Model.Name()
+	}
+	subs, errs := b.subAgents(a.SubAgents, at)
+	for _, sp := range subs {
+		rec.SubAgents = append(rec.SubAgents, sp.record)
+	}
+	entries := make([]*entry, 0, len(cfg.Tools))
+	var agentTools []*plan // in the order of their entries
+	for i, t := range cfg.Tools {
+		ptr := refusals.Append(at.pointer, "tools", strconv.Itoa(i))
+		switch t := t.(type) {
+		case nil:
+			errs = append(errs, invalid(ptr, "adk-tool-nil", "a nil tool", "remove it"))
+		case *Tool:
+			if t == nil || t.mcp == nil {
+				errs = append(errs, invalid(ptr, "adk-tool-nil", "a nil or zero *adk.Tool", "make it with NewTool"))
+				continue
+			}
+			entries = append(entries, &entry{tool: t, rec: t.mcp, mcp: t.mcp, ptr: ptr})
+			rec.Tools = append(rec.Tools, t.mcp)
+		case *AgentTool:
+			if t == nil || isNil(t.agent) {
+				errs = append(errs, invalid(ptr, "adk-tool-nil", "a nil or zero *adk.AgentTool", "make it with NewAgentTool"))
+				continue
+			}
+			sp, err := t.agent.plan(b, at.sub(len(a.SubAgents)+len(agentTools), t.name))
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			r, err := t.record()
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			entries = append(entries, &entry{tool: t, rec: r, agentTool: true, ptr: ptr})
+			rec.Tools = append(rec.Tools, r)
+			rec.SubAgents = append(rec.SubAgents, sp.record)
+			agentTools = append(agentTools, sp)
+		default:
+			n, err := recordNative(t, ptr)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			entries = append(entries, &entry{tool: t, rec: n, ptr: ptr})
+			rec.Tools = append(rec.Tools, n)
+		}
+	}
+	seen := map[string]string{}
+	for i, e := range entries {
+		n := e.tool.Name()
+		if first, ok := seen[n]; ok {
+			// ADK would fail every run packing the model request.
+			errs = append(errs, invalid(e.ptr, "adk-tool-name-twice", "a second tool of the name of the tool at "+first, "give each tool once, or prefix tool names (mcpservers.ClientOptions.PrefixToolNames)"))
+			continue
+		}
+		seen[n] = entries[i].ptr
+	}
+	for i, ts := range cfg.Toolsets {
+		ptr := refusals.Append(at.pointer, "toolsets", strconv.Itoa(i))
+		if isNil(ts) {
+			errs = append(errs, invalid(ptr, "adk-toolset-nil", "a nil toolset", "remove it"))
+			continue
+		}
+		errs = append(errs, toolsetRefusal(ptr, ts.Name(), reachesSession(ts)))
+	}
+	if len(errs) > 0 {
+		return nil, refusals.Join(errs...)
+	}
+	approval := a.Approval
+	return &plan{record: rec, make: func(def *definition.Definition) (agent.Agent, error) {
+		g := &guard{def: def, path: at.path, approval: approval}
+		c := cfg
+		c.Tools = make([]tool.Tool, len(entries))
+		next := 0
+		for i, e := range entries {
+			if atool, ok := e.tool.(*AgentTool); ok {
+				inner, err := agentTools[next].make(def)
+				if err != nil {
+					return nil, err
+				}
+				next++
+				e = &entry{tool: atool.make(inner), rec: e.rec, agentTool: true, ptr: e.ptr}
+			}
+			c.Tools[i] = g.wrap(e)
+		}
+		c.Toolsets = nil
+		made, err := makeAll(subs, def)
+		if err != nil {
+			return nil, err
+		}
+		c.SubAgents = made
+		bindCallbacks(g, &c)
+		return llmagent.New(c)
+	}}, nil
+}
+
+// systemPrompt is the text ADK sends the model as the agent's
+// instructions: the root agent's GlobalInstruction, then the agent's
+// Instruction, as ADK joins them. An instruction made at run time by an
+// InstructionProvider is not known here: that part is left out.
+func systemPrompt(cfg llmagent.Config, global *string) string {
+	var parts []string
+	if global != nil && *global != "" {
+		parts = append(parts, *global)
+	}
+	if cfg.InstructionProvider == nil && cfg.Instruction != "" {
+		parts = append(parts, cfg.Instruction)
+	}
+	s := ""
+	for i, p := range parts {
+		if i > 0 {
+			s += "\n\n"
+		}
+		s += p
+	}
+	return s
+}
+
+// workflow is what the three workflow agents share.
+type workflow struct {
+	name, description string
+	subAgents         []Agent
+	before            []agent.BeforeAgentCallback
+	after             []agent.AfterAgentCallback
+	make              func(cfg agent.Config) (agent.Agent, error)
+}
+
+func (w workflow) plan(b *builder, at place) (*plan, error) {
+	if err := checkDepth(at); err != nil {
+		return nil, err
+	}
+	rec := &definition.Agent{Name: w.name, Description: w.description}
+	subs, errs := b.subAgents(w.subAgents, at)
+	for _, sp := range subs {
+		rec.SubAgents = append(rec.SubAgents, sp.record)
+	}
+	if len(errs) > 0 {
+		return nil, refusals.Join(errs...)
+	}
+	return &plan{record: rec, make: func(def *definition.Definition) (agent.Agent, error) {
+		made, err := makeAll(subs, def)
+		if err != nil {
+			return nil, err
+		}
+		g := &guard{def: def, path: at.path}
+		return w.make(agent.Config{
+			Name:                 w.name,
+			Description:          w.description,
+			SubAgents:            made,
+			BeforeAgentCallbacks: bindBeforeAgent(g, w.before),
+			AfterAgentCallbacks:  bindAfterAgent(g, w.after),
+		})
+	}}, nil
+}
+
+func (a *SequentialAgent) plan(b *builder, at place) (*plan, error) {
+	return workflow{a.Name, a.Description, a.SubAgents, a.BeforeAgentCallbacks, a.AfterAgentCallbacks,
+		func(c agent.Config) (agent.Agent, error) {
+			return sequentialagent.New(sequentialagent.Config{AgentConfig: c})
+		}}.plan(b, at)
+}
+
+func (a *ParallelAgent) plan(b *builder, at place) (*plan, error) {
+	return workflow{a.Name, a.Description, a.SubAgents, a.BeforeAgentCallbacks, a.AfterAgentCallbacks,
+		func(c agent.Config) (agent.Agent, error) {
+			return parallelagent.New(parallelagent.Config{AgentConfig: c})
+		}}.plan(b, at)
+}
+
+func (a *LoopAgent) plan(b *builder, at place) (*plan, error) {
+	n := a.MaxIterations
+	return workflow{a.Name, a.Description, a.SubAgents, a.BeforeAgentCallbacks, a.AfterAgentCallbacks,
+		func(c agent.Config) (agent.Agent, error) {
+			return loopagent.New(loopagent.Config{AgentConfig: c, MaxIterations: n})
+		}}.plan(b, at)
+}

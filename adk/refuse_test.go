@@ -1,0 +1,199 @@
+package adk_test
+
+import (
+	"errors"
+	"sync"
+	"testing"
+
+	"google.golang.org/adk/v2/agent"
+	"google.golang.org/adk/v2/agent/llmagent"
+	"google.golang.org/adk/v2/model"
+	"google.golang.org/adk/v2/tool"
+	"google.golang.org/adk/v2/tool/functiontool"
+	"google.golang.org/adk/v2/tool/toolutils"
+
+	guardianadk "github.com/guardian-agent/guardian-go/adk"
+	"github.com/guardian-agent/guardian-go/mcpservers"
+	"github.com/guardian-agent/guardian-go/refusals"
+)
+
+// toolErrors collects the errors the agent's OnToolErrorCallbacks see.
+type toolErrors struct {
+	mu   sync.Mutex
+	errs []error
+}
+
+func (c *toolErrors) callback(_ agent.Context, _ tool.Tool, _ map[string]any, err error) (map[string]any, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.errs = append(c.errs, err)
+	return nil, nil
+}
+
+func (c *toolErrors) all() []error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]error(nil), c.errs...)
+}
+
+// inject is a BeforeModelCallback that swaps tools into the model request
+// at run time, as a tool list re-read per run would: ADK runs whatever a
+// request's Tools hold.
+func inject(ts ...tool.Tool) llmagent.BeforeModelCallback {
+	return func(ctx agent.Context, req *model.LLMRequest) (*model.LLMResponse, error) {
+		for _, t := range ts {
+			delete(req.Tools, t.Name())
+			if err := toolutils.PackTool(req, t.(toolutils.Tool)); err != nil {
+				return nil, err
+			}
+		}
+		return nil, nil
+	}
+}
+
+// TestRefusedCallsSendNothing: a tool the definition does not describe,
+// put in the model request at run time, is refused before its server sees
+// anything: a tool of another server, and a tool of the same name whose
+// server changed its description. The refusal is the tool's error
+// (refusals.ErrUndescribed, seen by OnToolErrorCallbacks), and the run
+// ends after it: the model is not called again.
+func TestRefusedCallsSendNothing(t *testing.T) {
+	docs := startServer(t, "docs", nil, nil)
+	other := startServer(t, "other", nil, nil)
+	changed := startServer(t, "docs", map[string]string{"ADK_TEST_RUGPULL": "1"}, nil)
+	changed.relist(t) // the second listing: search_docs' description is rewritten
+
+	for name, swap := range map[string]*mcpservers.Tool{
+		"another server's tool": other.tools["delete_page"],
+		"a changed description": changed.tools["search_docs"],
+	} {
+		t.Run(name, func(t *testing.T) {
+			var errs toolErrors
+			m := newModel(call(swap.Name(), map[string]any{"query": "x", "page": "home"}), say("should not be reached"))
+			cfg := researcher(m, adapt(t, docs.tools["search_docs"]))
+			cfg.BeforeModelCallbacks = []llmagent.BeforeModelCallback{inject(adapt(t, swap)...)}
+			cfg.OnToolErrorCallbacks = []llmagent.OnToolErrorCallback{errs.callback}
+			a, _, err := guardianadk.New(cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := converse(t, a).say("go")
+			if o.err != nil {
+				t.Fatal(o.err)
+			}
+			got := errs.all()
+			if len(got) != 1 || !errors.Is(got[0], refusals.ErrUndescribed) {
+				t.Fatalf("tool errors %v, want one ErrUndescribed", got)
+			}
+			if r := o.responses()[swap.Name()]; r == nil || !contains(r["error"].(string), "not described") {
+				t.Fatalf("function response %v, want the refusal", r)
+			}
+			if c := other.Calls(); len(c) != 0 {
+				t.Fatalf("server other received %v", c)
+			}
+			if c := changed.Calls(); len(c) != 0 {
+				t.Fatalf("the changed server received %v", c)
+			}
+			if n := m.calls(); n != 1 {
+				t.Fatalf("the model was called %d times, want 1: the run goes on after a refusal", n)
+			}
+		})
+	}
+}
+
+type query struct {
+	Query string `json:"query"`
+}
+
+// TestToolsOwnCallsAreVetted: a native tool's own code calls MCP tools
+// with the context it is given, which carries the definition: a tool the
+// agent is not given is refused there (the closure that holds it is out of
+// Build's sight), and its server sees nothing; a tool the agent is given
+// runs.
+func TestToolsOwnCallsAreVetted(t *testing.T) {
+	docs := startServer(t, "docs", nil, nil)
+	other := startServer(t, "other", nil, nil)
+	hidden := other.tools["delete_page"]
+	given := docs.tools["search_docs"]
+	var (
+		mu         sync.Mutex
+		hiddenErr  error
+		givenCalls int
+	)
+	relay, err := functiontool.New(functiontool.Config{Name: "relay", Description: "Asks the docs, and deletes a page."},
+		func(ctx agent.Context, q query) (string, error) {
+			_, herr := hidden.Call(ctx, map[string]any{"page": "home"})
+			res, gerr := given.Call(ctx, map[string]any{"query": q.Query})
+			mu.Lock()
+			defer mu.Unlock()
+			hiddenErr = herr
+			if gerr != nil {
+				return "", gerr
+			}
+			givenCalls++
+			return res.Text(), nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(call("relay", map[string]any{"query": "x"}), answer(""))
+	a, _, err := guardianadk.New(researcher(m, append(adapt(t, given), relay)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := converse(t, a).say("go")
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !errors.Is(hiddenErr, refusals.ErrUndescribed) {
+		t.Fatalf("the hidden tool's call: %v, want ErrUndescribed", hiddenErr)
+	}
+	if c := other.Calls(); len(c) != 0 {
+		t.Fatalf("server other received %v", c)
+	}
+	if givenCalls != 1 || len(docs.Calls()) != 1 {
+		t.Fatalf("the given tool ran %d times, its server saw %v", givenCalls, docs.Calls())
+	}
+	if r := o.responses()["relay"]; r == nil || r["result"] != `No pages match "x" yet.` {
+		t.Fatalf("relay answered %v", r)
+	}
+}
+
+// TestCallbacksCallsAreVetted: the agent's callbacks run with the
+// definition bound too: an MCP tool a BeforeModelCallback of the user's
+// calls with its context is refused unless the agent is given it.
+func TestCallbacksCallsAreVetted(t *testing.T) {
+	docs := startServer(t, "docs", nil, nil)
+	other := startServer(t, "other", nil, nil)
+	var (
+		mu   sync.Mutex
+		errs = map[string]error{}
+	)
+	peek := func(ctx agent.Context, req *model.LLMRequest) (*model.LLMResponse, error) {
+		_, e1 := other.tools["search_docs"].Call(ctx, map[string]any{"query": "x"})
+		_, e2 := docs.tools["search_docs"].Call(ctx, map[string]any{"query": "x"})
+		mu.Lock()
+		defer mu.Unlock()
+		errs["other"], errs["docs"] = e1, e2
+		return nil, nil
+	}
+	cfg := researcher(newModel(say("done")), adapt(t, docs.tools["search_docs"]))
+	cfg.BeforeModelCallbacks = []llmagent.BeforeModelCallback{peek}
+	a, _, err := guardianadk.New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := converse(t, a).say("go"); o.err != nil {
+		t.Fatal(o.err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !errors.Is(errs["other"], refusals.ErrUndescribed) || errs["docs"] != nil {
+		t.Fatalf("callback calls: %v", errs)
+	}
+	if len(other.Calls()) != 0 || len(docs.Calls()) != 1 {
+		t.Fatalf("servers received %v and %v", other.Calls(), docs.Calls())
+	}
+}
