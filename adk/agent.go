@@ -15,8 +15,9 @@ import (
 	"github.com/guardian-agent/guardian-go/refusals"
 )
 
-// Agent is an ADK agent for New to record and make: an *LLMAgent, or a
-// workflow agent (*SequentialAgent, *ParallelAgent, *LoopAgent). A tree of
+// Agent is an ADK agent for New to record and make: an *LLMAgent, a
+// workflow agent (*SequentialAgent, *ParallelAgent, *LoopAgent), or a
+// graph workflow (*WorkflowAgent). A tree of
 // them is one agent and its sub-agents, recorded as one definition.
 type Agent interface {
 	// plan records the agent, not yet made.
@@ -199,6 +200,24 @@ func (b *builder) subAgentsFrom(subs []Agent, at place, offset int) ([]*plan, []
 	return out, errs
 }
 
+// descriptionOf is a's description.
+func descriptionOf(a Agent) string {
+	switch a := a.(type) {
+	case *LLMAgent:
+		return a.Description
+	case *SequentialAgent:
+		return a.Description
+	case *ParallelAgent:
+		return a.Description
+	case *LoopAgent:
+		return a.Description
+	case *WorkflowAgent:
+		return a.Description
+	}
+	return ""
+}
+
+// nameOf is a's name.
 func nameOf(a Agent) string {
 	switch a := a.(type) {
 	case *LLMAgent:
@@ -208,6 +227,8 @@ func nameOf(a Agent) string {
 	case *ParallelAgent:
 		return a.Name
 	case *LoopAgent:
+		return a.Name
+	case *WorkflowAgent:
 		return a.Name
 	}
 	return ""
@@ -256,58 +277,11 @@ func (a *LLMAgent) plan(b *builder, at place) (*plan, error) {
 	for _, sp := range subs {
 		rec.SubAgents = append(rec.SubAgents, sp.record)
 	}
-	entries := make([]*entry, 0, len(cfg.Tools))
-	var agentTools []*plan // in the order of their entries
-	for i, t := range cfg.Tools {
-		ptr := refusals.Append(at.pointer, "tools", strconv.Itoa(i))
-		switch t := t.(type) {
-		case nil:
-			errs = append(errs, invalid(ptr, "adk-tool-nil", "a nil tool", "remove it"))
-		case *Tool:
-			if t == nil || t.mcp == nil {
-				errs = append(errs, invalid(ptr, "adk-tool-nil", "a nil or zero *adk.Tool", "make it with NewTool"))
-				continue
-			}
-			entries = append(entries, &entry{tool: t, rec: t.mcp, mcp: t.mcp, ptr: ptr})
-			rec.Tools = append(rec.Tools, t.mcp)
-		case *AgentTool:
-			if t == nil || isNil(t.agent) {
-				errs = append(errs, invalid(ptr, "adk-tool-nil", "a nil or zero *adk.AgentTool", "make it with NewAgentTool"))
-				continue
-			}
-			sp, err := t.agent.plan(b, at.sub(len(a.SubAgents)+len(agentTools), t.name))
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			r, err := t.record()
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			entries = append(entries, &entry{tool: t, rec: r, agentTool: true, ptr: ptr})
-			rec.Tools = append(rec.Tools, r)
-			rec.SubAgents = append(rec.SubAgents, sp.record)
-			agentTools = append(agentTools, sp)
-		default:
-			n, err := recordNative(t, ptr)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			entries = append(entries, &entry{tool: t, rec: n, ptr: ptr})
-			rec.Tools = append(rec.Tools, n)
-		}
-	}
-	seen := map[string]string{}
-	for i, e := range entries {
-		n := e.tool.Name()
-		if first, ok := seen[n]; ok {
-			// ADK would fail every run packing the model request.
-			errs = append(errs, invalid(e.ptr, "adk-tool-name-twice", "a second tool of the name of the tool at "+first, "give each tool once, or prefix tool names (mcpservers.ClientOptions.PrefixToolNames)"))
-			continue
-		}
-		seen[n] = entries[i].ptr
+	tp, terrs := b.tools(cfg.Tools, at, len(a.SubAgents))
+	errs = append(errs, terrs...)
+	rec.Tools = tp.records
+	for _, sp := range tp.agents {
+		rec.SubAgents = append(rec.SubAgents, sp.record)
 	}
 	for i, ts := range cfg.Toolsets {
 		ptr := refusals.Append(at.pointer, "toolsets", strconv.Itoa(i))
@@ -324,19 +298,11 @@ func (a *LLMAgent) plan(b *builder, at place) (*plan, error) {
 	return &plan{record: rec, make: func(def *definition.Definition) (agent.Agent, error) {
 		g := &guard{def: def, path: at.path, approval: approval}
 		c := cfg
-		c.Tools = make([]tool.Tool, len(entries))
-		next := 0
-		for i, e := range entries {
-			if atool, ok := e.tool.(*AgentTool); ok {
-				inner, err := agentTools[next].make(def)
-				if err != nil {
-					return nil, err
-				}
-				next++
-				e = &entry{tool: atool.make(inner), rec: e.rec, agentTool: true, ptr: e.ptr}
-			}
-			c.Tools[i] = g.wrap(e)
+		tools, err := tp.make(g, def)
+		if err != nil {
+			return nil, err
 		}
+		c.Tools = tools
 		c.Toolsets = nil
 		made, err := makeAll(subs, def)
 		if err != nil {
@@ -370,8 +336,8 @@ func systemPrompt(cfg llmagent.Config, global *string) string {
 	return s
 }
 
-// workflow is what the three workflow agents share.
-type workflow struct {
+// workflowSpec is what the three workflow agents share.
+type workflowSpec struct {
 	name, description string
 	subAgents         []Agent
 	before            []agent.BeforeAgentCallback
@@ -379,7 +345,7 @@ type workflow struct {
 	make              func(cfg agent.Config) (agent.Agent, error)
 }
 
-func (w workflow) plan(b *builder, at place) (*plan, error) {
+func (w workflowSpec) plan(b *builder, at place) (*plan, error) {
 	if err := checkDepth(at); err != nil {
 		return nil, err
 	}
@@ -408,14 +374,14 @@ func (w workflow) plan(b *builder, at place) (*plan, error) {
 }
 
 func (a *SequentialAgent) plan(b *builder, at place) (*plan, error) {
-	return workflow{a.Name, a.Description, a.SubAgents, a.BeforeAgentCallbacks, a.AfterAgentCallbacks,
+	return workflowSpec{a.Name, a.Description, a.SubAgents, a.BeforeAgentCallbacks, a.AfterAgentCallbacks,
 		func(c agent.Config) (agent.Agent, error) {
 			return sequentialagent.New(sequentialagent.Config{AgentConfig: c})
 		}}.plan(b, at)
 }
 
 func (a *ParallelAgent) plan(b *builder, at place) (*plan, error) {
-	return workflow{a.Name, a.Description, a.SubAgents, a.BeforeAgentCallbacks, a.AfterAgentCallbacks,
+	return workflowSpec{a.Name, a.Description, a.SubAgents, a.BeforeAgentCallbacks, a.AfterAgentCallbacks,
 		func(c agent.Config) (agent.Agent, error) {
 			return parallelagent.New(parallelagent.Config{AgentConfig: c})
 		}}.plan(b, at)
@@ -423,8 +389,92 @@ func (a *ParallelAgent) plan(b *builder, at place) (*plan, error) {
 
 func (a *LoopAgent) plan(b *builder, at place) (*plan, error) {
 	n := a.MaxIterations
-	return workflow{a.Name, a.Description, a.SubAgents, a.BeforeAgentCallbacks, a.AfterAgentCallbacks,
+	return workflowSpec{a.Name, a.Description, a.SubAgents, a.BeforeAgentCallbacks, a.AfterAgentCallbacks,
 		func(c agent.Config) (agent.Agent, error) {
 			return loopagent.New(loopagent.Config{AgentConfig: c, MaxIterations: n})
 		}}.plan(b, at)
+}
+
+// toolPlan is an agent's tools, recorded and not yet made.
+type toolPlan struct {
+	entries []*entry
+	records []definition.Tool
+	agents  []*plan // the agents of agent tools, in the order of their entries
+}
+
+// tools records ts, the tools of the agent at at, whose agent tools' agents
+// are numbered among its sub-agents from subOffset.
+func (b *builder) tools(ts []tool.Tool, at place, subOffset int) (*toolPlan, []error) {
+	tp := &toolPlan{entries: make([]*entry, 0, len(ts))}
+	var errs []error
+	for i, t := range ts {
+		ptr := refusals.Append(at.pointer, "tools", strconv.Itoa(i))
+		switch t := t.(type) {
+		case nil:
+			errs = append(errs, invalid(ptr, "adk-tool-nil", "a nil tool", "remove it"))
+		case *Tool:
+			if t == nil || t.mcp == nil {
+				errs = append(errs, invalid(ptr, "adk-tool-nil", "a nil or zero *adk.Tool", "make it with NewTool"))
+				continue
+			}
+			tp.entries = append(tp.entries, &entry{tool: t, rec: t.mcp, mcp: t.mcp, ptr: ptr})
+			tp.records = append(tp.records, t.mcp)
+		case *AgentTool:
+			if t == nil || isNil(t.agent) {
+				errs = append(errs, invalid(ptr, "adk-tool-nil", "a nil or zero *adk.AgentTool", "make it with NewAgentTool"))
+				continue
+			}
+			sp, err := t.agent.plan(b, at.sub(subOffset+len(tp.agents), t.name))
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			r, err := t.record()
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			tp.entries = append(tp.entries, &entry{tool: t, rec: r, agentTool: true, ptr: ptr})
+			tp.records = append(tp.records, r)
+			tp.agents = append(tp.agents, sp)
+		default:
+			n, err := recordNative(t, ptr)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			tp.entries = append(tp.entries, &entry{tool: t, rec: n, ptr: ptr})
+			tp.records = append(tp.records, n)
+		}
+	}
+	seen := map[string]string{}
+	for _, e := range tp.entries {
+		n := e.tool.Name()
+		if first, ok := seen[n]; ok {
+			// ADK would fail every run packing the model request.
+			errs = append(errs, invalid(e.ptr, "adk-tool-name-twice", "a second tool of the name of the tool at "+first, "give each tool once, or prefix tool names (mcpservers.ClientOptions.PrefixToolNames)"))
+			continue
+		}
+		seen[n] = e.ptr
+	}
+	return tp, errs
+}
+
+// make makes the tools, wrapped by g, in their order: an agent tool's
+// agent first.
+func (tp *toolPlan) make(g *guard, def *definition.Definition) ([]tool.Tool, error) {
+	out := make([]tool.Tool, len(tp.entries))
+	next := 0
+	for i, e := range tp.entries {
+		if atool, ok := e.tool.(*AgentTool); ok {
+			inner, err := tp.agents[next].make(def)
+			if err != nil {
+				return nil, err
+			}
+			next++
+			e = &entry{tool: atool.make(inner), rec: e.rec, agentTool: true, ptr: e.ptr}
+		}
+		out[i] = g.wrap(e)
+	}
+	return out, nil
 }

@@ -32,23 +32,8 @@ type AgentTool struct {
 // for its defaults).
 func NewAgentTool(a Agent, cfg *agenttool.Config) *AgentTool {
 	t := &AgentTool{agent: a, cfg: cfg}
-	switch a := a.(type) {
-	case *LLMAgent:
-		if a != nil {
-			t.name, t.description = a.Name, a.Description
-		}
-	case *SequentialAgent:
-		if a != nil {
-			t.name, t.description = a.Name, a.Description
-		}
-	case *ParallelAgent:
-		if a != nil {
-			t.name, t.description = a.Name, a.Description
-		}
-	case *LoopAgent:
-		if a != nil {
-			t.name, t.description = a.Name, a.Description
-		}
+	if !isNil(a) {
+		t.name, t.description = nameOf(a), descriptionOf(a)
 	}
 	return t
 }
@@ -111,6 +96,10 @@ func inputSchema(a Agent) *genai.Schema {
 				subs = x.SubAgents
 			}
 		case *LoopAgent:
+			if x != nil {
+				subs = x.SubAgents
+			}
+		case *WorkflowAgent:
 			if x != nil {
 				subs = x.SubAgents
 			}

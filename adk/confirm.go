@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"sort"
+	"strings"
 
 	"google.golang.org/adk/v2/agent"
 	"google.golang.org/adk/v2/model"
@@ -278,9 +280,10 @@ func pause(ctx agent.Context, req *Request) (map[string]any, error) {
 	return nil, fmt.Errorf("%s: %w", req, tool.ErrConfirmationRequired)
 }
 
-// resurfaceKey is the session state key of the confirmations re-run calls
-// asked for, which the agent's next model step makes.
-const resurfaceKey = "_guardian_resurface"
+// resurfacePrefix starts the session state keys of the confirmations
+// re-run calls asked for, one per call (parallel calls write their own),
+// which the agent's next model step makes.
+const resurfacePrefix = "_guardian_resurface:"
 
 // unsurfaced is a confirmation a re-run call asked for.
 type unsurfaced struct {
@@ -296,16 +299,12 @@ func resurfaceLater(ctx agent.Context, req *Request) error {
 	if st == nil {
 		return errors.New("guardian-go adk: no session state to keep a confirmation in")
 	}
-	var list []unsurfaced
-	if v, err := st.Get(resurfaceKey); err == nil && v != nil {
-		decodeJSON(v, &list)
-	}
-	list = append(list, unsurfaced{CallID: ctx.FunctionCallID(), Name: req.Tool, Args: req.Arguments, Hint: req.String(), Req: *req})
-	var kept []any
-	if !decodeJSON(list, &kept) {
+	var kept map[string]any
+	u := unsurfaced{CallID: ctx.FunctionCallID(), Name: req.Tool, Args: req.Arguments, Hint: req.String(), Req: *req}
+	if !decodeJSON(u, &kept) {
 		return errors.New("guardian-go adk: a confirmation request that is not JSON")
 	}
-	return st.Set(resurfaceKey, kept)
+	return st.Set(resurfacePrefix+u.CallID, kept)
 }
 
 // resurface is the BeforeModelCallback New puts first in an LLM agent's:
@@ -318,17 +317,30 @@ func resurface(ctx agent.Context, req *model.LLMRequest) (*model.LLMResponse, er
 	if st == nil {
 		return nil, nil
 	}
-	v, err := st.Get(resurfaceKey)
-	if err != nil || v == nil {
-		return nil, nil
+	var (
+		list []unsurfaced
+		keys []string
+	)
+	for k, v := range st.All() {
+		if !strings.HasPrefix(k, resurfacePrefix) || v == nil {
+			continue
+		}
+		var u unsurfaced
+		if decodeJSON(v, &u) && u.CallID != "" {
+			list = append(list, u)
+			keys = append(keys, k)
+		}
 	}
-	var list []unsurfaced
-	decodeJSON(v, &list)
 	if len(list) == 0 {
 		return nil, nil
 	}
-	if err := st.Set(resurfaceKey, nil); err != nil {
-		return nil, err
+	// Sorted by call ID: the state's order is a map's, and the event is
+	// to be the same on every run.
+	sort.Slice(list, func(i, j int) bool { return list[i].CallID < list[j].CallID })
+	for _, k := range keys {
+		if err := st.Set(k, nil); err != nil {
+			return nil, err
+		}
 	}
 	parts := make([]*genai.Part, 0, len(list))
 	for _, u := range list {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"iter"
+	"strconv"
 	"strings"
 	"time"
 
@@ -239,7 +240,7 @@ func (g *guard) sent(e *entry, d *genai.FunctionDeclaration) error {
 	}
 	return &refusals.Error{
 		Kind:    refusals.ErrUndescribed,
-		Pointer: "",
+		Pointer: toolPointer(g.def, g.path, e.rec.Name()),
 		Rule:    "declaration-changed",
 		Subject: e.rec.Name(),
 		Detail:  "the tool's declaration, as the model would be sent it, has another " + what + " than the definition records",
@@ -417,4 +418,31 @@ func bindCallbacks(g *guard, c *llmagent.Config) {
 	c.OnToolErrorCallbacks = te
 	c.BeforeAgentCallbacks = bindBeforeAgent(g, c.BeforeAgentCallbacks)
 	c.AfterAgentCallbacks = bindAfterAgent(g, c.AfterAgentCallbacks)
+}
+
+// toolPointer is the pointer of the tool named name, of the sub-agent path
+// names, in def's document ("" when def has no such tool).
+func toolPointer(def *definition.Definition, path []string, name string) string {
+	rec := def.Record()
+	ptr := ""
+	for _, p := range path {
+		found := false
+		for i := range rec.SubAgents {
+			if rec.SubAgents[i].Name == p {
+				ptr = refusals.Append(ptr, "subAgents", strconv.Itoa(i))
+				rec = &rec.SubAgents[i]
+				found = true
+				break
+			}
+		}
+		if !found {
+			return ""
+		}
+	}
+	for i, t := range rec.Tools {
+		if t.Name == name {
+			return refusals.Append(ptr, "tools", strconv.Itoa(i))
+		}
+	}
+	return ""
 }

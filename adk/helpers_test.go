@@ -263,3 +263,10 @@ func newAgent(a guardianadk.Agent) (agent.Agent, *definition.Definition, error) 
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// Short names for the types of a BeforeModelCallback.
+type (
+	agentContext  = agent.Context
+	modelRequest  = *model.LLMRequest
+	modelResponse = *model.LLMResponse
+)

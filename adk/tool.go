@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"google.golang.org/adk/v2/agent"
 	"google.golang.org/adk/v2/model"
@@ -13,6 +12,7 @@ import (
 	"google.golang.org/adk/v2/tool/toolutils"
 	"google.golang.org/genai"
 
+	"github.com/guardian-agent/guardian-go/internal/resulttext"
 	"github.com/guardian-agent/guardian-go/mcpservers"
 )
 
@@ -242,51 +242,5 @@ func jsonValue(raw json.RawMessage) (any, bool) {
 // an embedded text resource's text; a line naming each block text cannot
 // carry (images, audio, binary resources, links); the structured content as
 // JSON when no block carries text. It is the "output" (or "error") of the
-// function response.
-func Text(r *mcpservers.Result) string {
-	if r == nil {
-		return ""
-	}
-	var lines []string
-	hasText := false
-	for _, c := range r.Content {
-		switch c := c.(type) {
-		case *mcpservers.TextContent:
-			lines = append(lines, c.Text)
-			hasText = true
-		case *mcpservers.EmbeddedResource:
-			if c.Resource.Blob == "" {
-				lines = append(lines, c.Resource.Text)
-				hasText = true
-			} else {
-				lines = append(lines, fmt.Sprintf("[resource %s (%s), binary]", c.Resource.URI, mimeOr(c.Resource.MIMEType)))
-			}
-		case *mcpservers.ImageContent:
-			lines = append(lines, fmt.Sprintf("[image (%s)]", mimeOr(c.MIMEType)))
-		case *mcpservers.AudioContent:
-			lines = append(lines, fmt.Sprintf("[audio (%s)]", mimeOr(c.MIMEType)))
-		case *mcpservers.ResourceLink:
-			lines = append(lines, fmt.Sprintf("[resource link %s]", c.URI))
-		default:
-			lines = append(lines, fmt.Sprintf("[%s content]", c.Type()))
-		}
-	}
-	if !hasText && len(r.StructuredContent) > 0 {
-		var b bytes.Buffer
-		if json.Compact(&b, r.StructuredContent) == nil {
-			lines = append(lines, b.String())
-		}
-	}
-	text := strings.Join(lines, "\n")
-	if r.IsError && text == "" {
-		text = "the tool reported an error and said nothing more"
-	}
-	return text
-}
-
-func mimeOr(m string) string {
-	if m == "" {
-		return "no MIME type"
-	}
-	return m
-}
+// function response; the Eino module renders results alike.
+func Text(r *mcpservers.Result) string { return resulttext.Text(r) }
