@@ -101,7 +101,7 @@ func New(a Agent, opts *definition.Options) (agent.Agent, *definition.Definition
 		return nil, nil, invalid("", "adk-agent-nil", "a nil Agent", "give New an *LLMAgent or a workflow agent")
 	}
 	b := &builder{}
-	p, err := a.plan(b, place{})
+	p, err := a.plan(b, place{root: true})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -146,8 +146,13 @@ type place struct {
 	path    []string // sub-agent names from the top-level agent down
 	pointer string   // the agent's pointer, for refusals: "", "/subAgents/0", ...
 	depth   int
-	// global is the root LLM agent's GlobalInstruction (ADK sends only
-	// the root's), when the root is one.
+	// root: the agent is the root of the tree a runner runs (the agent
+	// New is given, or an agent tool's agent, which agenttool runs in a
+	// runner of its own).
+	root bool
+	// global is the root LLM agent's GlobalInstruction, when the root is
+	// one: ADK sends only the root's; under a root that is not an LLM
+	// agent, each sends its own.
 	global *string
 }
 
@@ -255,11 +260,8 @@ func (a *LLMAgent) plan(b *builder, at place) (*plan, error) {
 	if len(cfg.SubAgents) > 0 {
 		return nil, invalid(refusals.Append(at.pointer, "subAgents"), "adk-agent-made-elsewhere", "llmagent.Config.SubAgents holds ADK agents made elsewhere, whose tools cannot be recorded", "give them as guardian-go agents in LLMAgent.SubAgents")
 	}
-	if at.depth == 0 {
-		g := cfg.GlobalInstruction
-		if cfg.GlobalInstructionProvider != nil {
-			g = ""
-		}
+	if at.root {
+		g := ownGlobal(cfg)
 		at.global = &g
 	}
 	rec := &definition.Agent{
@@ -320,8 +322,12 @@ func (a *LLMAgent) plan(b *builder, at place) (*plan, error) {
 // InstructionProvider is not known here: that part is left out.
 func systemPrompt(cfg llmagent.Config, global *string) string {
 	var parts []string
-	if global != nil && *global != "" {
-		parts = append(parts, *global)
+	g := ownGlobal(cfg)
+	if global != nil {
+		g = *global
+	}
+	if g != "" {
+		parts = append(parts, g)
 	}
 	if cfg.InstructionProvider == nil && cfg.Instruction != "" {
 		parts = append(parts, cfg.Instruction)
@@ -334,6 +340,16 @@ func systemPrompt(cfg llmagent.Config, global *string) string {
 		s += p
 	}
 	return s
+}
+
+// ownGlobal is the GlobalInstruction an agent sends when it is the root,
+// or under a root that is not an LLM agent: "" when a provider makes it at
+// run time.
+func ownGlobal(cfg llmagent.Config) string {
+	if cfg.GlobalInstructionProvider != nil {
+		return ""
+	}
+	return cfg.GlobalInstruction
 }
 
 // workflowSpec is what the three workflow agents share.
@@ -424,7 +440,10 @@ func (b *builder) tools(ts []tool.Tool, at place, subOffset int) (*toolPlan, []e
 				errs = append(errs, invalid(ptr, "adk-tool-nil", "a nil or zero *adk.AgentTool", "make it with NewAgentTool"))
 				continue
 			}
-			sp, err := t.agent.plan(b, at.sub(subOffset+len(tp.agents), t.name))
+			// agenttool runs its agent in a runner of its own: the root there.
+			inner := at.sub(subOffset+len(tp.agents), t.name)
+			inner.root, inner.global = true, nil
+			sp, err := t.agent.plan(b, inner)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -474,7 +493,11 @@ func (tp *toolPlan) make(g *guard, def *definition.Definition) ([]tool.Tool, err
 			next++
 			e = &entry{tool: atool.make(inner), rec: e.rec, agentTool: true, ptr: e.ptr}
 		}
-		out[i] = g.wrap(e)
+		w, err := g.wrap(e)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = w
 	}
 	return out, nil
 }

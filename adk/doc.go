@@ -11,10 +11,11 @@
 //     mcpservers.Tool.Call. A server-reported error is the model's to
 //     read; a transport failure is a Go error.
 //   - New takes an LLMAgent (llmagent.Config, with sub-agents and an
-//     optional Approval) or a workflow agent (SequentialAgent,
-//     ParallelAgent, LoopAgent), records the tree with definition.Build,
-//     and only then makes the ADK agents, or refuses and makes nothing.
-//     NewAgentTool records an agent called as a tool (agenttool).
+//     optional Approval), a workflow agent (SequentialAgent, ParallelAgent,
+//     LoopAgent) or a graph workflow (WorkflowAgent), records the tree with
+//     definition.Build, and only then makes the ADK agents, or refuses and
+//     makes nothing. NewAgentTool records an agent called as a tool
+//     (agenttool).
 //   - Each tool the agent is given is wrapped so that its calls are vetted
 //     against the definition and run with it bound to their context
 //     (definition.Bind), and a BeforeToolCallback vets any other tool ADK

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/adk/v2/session"
 	"google.golang.org/adk/v2/tool"
 	"google.golang.org/adk/v2/tool/functiontool"
+	"google.golang.org/adk/v2/workflow"
 	"google.golang.org/genai"
 
 	guardianadk "github.com/guardian-agent/guardian-go/adk"
@@ -262,4 +263,75 @@ func ExampleText() {
 	fmt.Println(guardianadk.Text(r))
 	// Output:
 	// no such page
+}
+
+// A workflow agent and its sub-agents, each recorded with the servers of
+// its own tools.
+func ExampleSequentialAgent() {
+	ctx := context.Background()
+	client, mcpTools := exampleTools(ctx, "search_docs", "delete_page")
+	defer client.Close()
+	search, err := guardianadk.NewTools(mcpTools[:1])
+	if err != nil {
+		panic(err)
+	}
+	del, err := guardianadk.NewTools(mcpTools[1:])
+	if err != nil {
+		panic(err)
+	}
+	_, def, err := guardianadk.New(&guardianadk.SequentialAgent{Name: "pipeline", SubAgents: []guardianadk.Agent{
+		&guardianadk.LLMAgent{Config: llmagent.Config{Name: "searcher", Model: newModel(), Tools: search}},
+		&guardianadk.LLMAgent{Config: llmagent.Config{Name: "deleter", Model: newModel(), Tools: del}},
+	}}, nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, sub := range def.Record().SubAgents {
+		fmt.Println(sub.Name, sub.Extensions.Guardian.MCPTools)
+	}
+	// Output:
+	// searcher map[search_docs:docs]
+	// deleter map[delete_page:docs]
+}
+
+// A graph workflow: its tool node runs the tool New wrapped, vetted and
+// bound.
+func ExampleWorkflowAgent() {
+	ctx := context.Background()
+	client, mcpTools := exampleTools(ctx, "delete_page")
+	defer client.Close()
+	tools, err := guardianadk.NewTools(mcpTools)
+	if err != nil {
+		panic(err)
+	}
+	cleanup, def, err := guardianadk.New(&guardianadk.WorkflowAgent{
+		Name:  "cleanup",
+		Tools: tools,
+		Edges: func(_ []agent.Agent, tools []tool.Tool) ([]workflow.Edge, error) {
+			del, err := workflow.NewToolNode(tools[0], workflow.NodeConfig{})
+			if err != nil {
+				return nil, err
+			}
+			return workflow.Chain(workflow.Start, workflow.NewFunctionNode("args", pageArgs, workflow.NodeConfig{}), del), nil
+		},
+	}, nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(def.Record().Extensions.Guardian.MCPTools)
+	r, err := runner.New(runner.Config{AppName: "example", Agent: cleanup, SessionService: session.InMemoryService(), AutoCreateSession: true})
+	if err != nil {
+		panic(err)
+	}
+	for ev, err := range r.Run(ctx, "user", "s", genai.NewContentFromText("home", genai.RoleUser), agent.RunConfig{}) {
+		if err != nil {
+			panic(err)
+		}
+		if out, ok := ev.Output.(map[string]any); ok && out["output"] != nil {
+			fmt.Println(out["output"]) // the tool node's output
+		}
+	}
+	// Output:
+	// map[delete_page:docs]
+	// deleted home
 }

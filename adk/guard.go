@@ -3,9 +3,11 @@ package adk
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"iter"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"google.golang.org/adk/v2/agent"
@@ -62,6 +64,26 @@ type entry struct {
 	// agent's (a binding nests, and a call must pass every one bound).
 	agentTool bool
 	ptr       string // where the tool sits in the agent New was given
+
+	// frozen is the declaration the model is sent, made from the record
+	// (freeze), for a tool that only packs its declaration; nil for any
+	// other, whose requests are checked (sent).
+	frozen *genai.FunctionDeclaration
+
+	// The declaration the definition records, kept to check what the
+	// model is sent (sent) without copying it at every request.
+	sentOnce          sync.Once
+	name, description string
+	schema            json.RawMessage
+}
+
+// recorded returns what the definition records of e's tool, as the model
+// is to be sent it.
+func (e *entry) recorded() (name, description string, schema json.RawMessage) {
+	e.sentOnce.Do(func() {
+		e.name, e.description, e.schema = e.rec.Name(), e.rec.Description(), e.rec.InputSchema()
+	})
+	return e.name, e.description, e.schema
 }
 
 // refuse ends the run after this call: the refusal is the tool's error,
@@ -149,15 +171,26 @@ type guarded interface {
 // wrap returns e's tool wrapped by g, keeping the kinds of tool ADK tells
 // apart (a streaming function, a function, or a tool the model runs
 // itself, such as a Gemini built-in).
-func (g *guard) wrap(e *entry) tool.Tool {
+func (g *guard) wrap(e *entry) (tool.Tool, error) {
+	if f, ok := e.tool.(interface {
+		Declaration() *genai.FunctionDeclaration
+	}); ok && packsItself(e.tool) {
+		if d := f.Declaration(); d != nil {
+			fz, err := freeze(e, d)
+			if err != nil {
+				return nil, err
+			}
+			e.frozen = fz
+		}
+	}
 	b := base{g: g, e: e}
 	switch t := e.tool.(type) {
 	case streamingFunction:
-		return &guardedStream{base: b, fn: t}
+		return &guardedStream{base: b, fn: t}, nil
 	case function:
-		return &guardedFunc{base: b, fn: t}
+		return &guardedFunc{base: b, fn: t}, nil
 	}
-	return &guardedPlain{base: b}
+	return &guardedPlain{base: b}, nil
 }
 
 // function and streamingFunction are the tools ADK runs (its internal
@@ -187,15 +220,36 @@ func (b *base) Name() string        { return b.e.tool.Name() }
 func (b *base) Description() string { return b.e.tool.Description() }
 func (b *base) IsLongRunning() bool { return b.e.tool.IsLongRunning() }
 func (b *base) entry() *entry       { return b.e }
+
+// declaration is a copy of the frozen declaration, or d's own.
+func (b *base) declaration(d interface {
+	Declaration() *genai.FunctionDeclaration
+}) *genai.FunctionDeclaration {
+	if b.e.frozen == nil {
+		return d.Declaration()
+	}
+	f := *b.e.frozen
+	if raw, ok := f.ParametersJsonSchema.(json.RawMessage); ok {
+		f.ParametersJsonSchema = append(json.RawMessage(nil), raw...)
+	}
+	return &f
+}
 func (b *base) guard() *guard       { return b.g }
 
-// processRequest lets the tool add itself to the model request, as it
-// would unwrapped, then puts the wrapper in its place, so that ADK runs
-// the wrapper; and checks that what the model is sent is what the
-// definition records.
+// processRequest adds the tool to the model request, with the wrapper in
+// its place in the request's tools, so that ADK runs the wrapper. A tool
+// whose ProcessRequest only packs its declaration (ADK's function tools
+// and agent tools, an MCP Tool) is packed with the declaration the
+// definition records (frozen); any other adds itself as it would
+// unwrapped, and each declaration it adds is checked against the record
+// (sent).
 func (b *base) processRequest(self tool.Tool, ctx agent.Context, req *model.LLMRequest) error {
+	if b.e.frozen != nil {
+		return toolutils.PackTool(req, self.(toolutils.Tool))
+	}
 	name := b.e.tool.Name()
 	_, had := req.Tools[name]
+	before := declared(req)
 	if rp, ok := b.e.tool.(requestProcessor); ok {
 		if err := rp.ProcessRequest(ctx, req); err != nil {
 			return err
@@ -206,12 +260,68 @@ func (b *base) processRequest(self tool.Tool, ctx agent.Context, req *model.LLMR
 	if !had && req.Tools != nil && req.Tools[name] != nil {
 		req.Tools[name] = self
 	}
-	if f, ok := b.e.tool.(interface {
-		Declaration() *genai.FunctionDeclaration
-	}); ok {
-		return b.g.sent(b.e, f.Declaration())
+	for d := range declared(req) {
+		if !before[d] {
+			if err := b.g.sent(b.e, d); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// declared is the set of function declarations req holds.
+func declared(req *model.LLMRequest) map[*genai.FunctionDeclaration]bool {
+	out := map[*genai.FunctionDeclaration]bool{}
+	if req.Config == nil {
+		return out
+	}
+	for _, t := range req.Config.Tools {
+		if t == nil {
+			continue
+		}
+		for _, d := range t.FunctionDeclarations {
+			out[d] = true
+		}
+	}
+	return out
+}
+
+// packsItself reports whether t's ProcessRequest only packs its own
+// declaration into the request (toolutils.PackTool), so that a wrapper
+// may pack the recorded declaration in its place.
+func packsItself(t tool.Tool) bool {
+	if _, ok := t.(*Tool); ok {
+		return true
+	}
+	switch pkgOf(t) {
+	case pkgFunctionTool, pkgAgentTool:
+		return true
+	}
+	return false
+}
+
+// freeze is the declaration the model is to be sent for e, made once from
+// the record: the tool's declaration as New found it, its name,
+// description and input schema those the definition records, the schema a
+// copy (a json.RawMessage of the recorded bytes, or a genai.Schema read
+// from them) that no later change to the tool's own reaches.
+func freeze(e *entry, d *genai.FunctionDeclaration) (*genai.FunctionDeclaration, error) {
+	name, description, schema := e.recorded()
+	f := *d
+	f.Name, f.Description = name, description
+	if d.ParametersJsonSchema != nil && !isNil(d.ParametersJsonSchema) {
+		f.ParametersJsonSchema = schema
+		return &f, nil
+	}
+	if d.Parameters != nil {
+		var p genai.Schema
+		if err := json.Unmarshal(schema, &p); err != nil {
+			return nil, err
+		}
+		f.Parameters = &p
+	}
+	return &f, nil
 }
 
 // sent checks, as the model request is made, that the declaration the
@@ -223,17 +333,23 @@ func (g *guard) sent(e *entry, d *genai.FunctionDeclaration) error {
 	if d == nil {
 		return nil
 	}
-	schema, err := declSchema(d)
-	if err != nil {
-		return err
+	name, description, recorded := e.recorded()
+	// The schema as the model is sent it: a json.RawMessage (an MCP tool's)
+	// as it is, anything else marshalled, as the model client will.
+	schema, ok := d.ParametersJsonSchema.(json.RawMessage)
+	if !ok || len(schema) == 0 {
+		var err error
+		if schema, err = declSchema(d); err != nil {
+			return err
+		}
 	}
 	what := ""
 	switch {
-	case d.Name != e.rec.Name():
+	case d.Name != name:
 		what = "name"
-	case d.Description != e.rec.Description():
+	case d.Description != description:
 		what = "description"
-	case !bytes.Equal(schema, e.rec.InputSchema()):
+	case !bytes.Equal(schema, recorded):
 		what = "input schema"
 	default:
 		return nil
@@ -255,7 +371,9 @@ type guardedFunc struct {
 	fn function
 }
 
-func (w *guardedFunc) Declaration() *genai.FunctionDeclaration { return w.fn.Declaration() }
+// Declaration is the declaration the model is sent: the recorded one, for
+// a tool that only packs its declaration (see processRequest).
+func (w *guardedFunc) Declaration() *genai.FunctionDeclaration { return w.declaration(w.fn) }
 
 func (w *guardedFunc) ProcessRequest(ctx agent.Context, req *model.LLMRequest) error {
 	return w.processRequest(w, ctx, req)
@@ -281,7 +399,9 @@ type guardedStream struct {
 	fn streamingFunction
 }
 
-func (w *guardedStream) Declaration() *genai.FunctionDeclaration { return w.fn.Declaration() }
+// Declaration is the declaration the model is sent: the recorded one, for
+// a tool that only packs its declaration (see processRequest).
+func (w *guardedStream) Declaration() *genai.FunctionDeclaration { return w.declaration(w.fn) }
 
 func (w *guardedStream) ProcessRequest(ctx agent.Context, req *model.LLMRequest) error {
 	return w.processRequest(w, ctx, req)

@@ -235,3 +235,84 @@ func TestSecondModelRefused(t *testing.T) {
 		}
 	}
 }
+
+// systemText is the system instruction a request sent the model, as text.
+func systemText(req *model.LLMRequest) string {
+	if req == nil || req.Config == nil || req.Config.SystemInstruction == nil {
+		return ""
+	}
+	s := ""
+	for _, p := range req.Config.SystemInstruction.Parts {
+		s += p.Text
+	}
+	return s
+}
+
+// TestSystemPromptIsWhatADKSends: the system prompt recorded for each
+// agent is the text of its own that ADK sends the model (beside ADK's own
+// lines): the root's GlobalInstruction then the agent's Instruction under
+// an LLM root; each agent's own global under a workflow root; and an agent
+// tool's agent, which agenttool runs as a root of its own, its own.
+func TestSystemPromptIsWhatADKSends(t *testing.T) {
+	withGlobal := func(a *guardianadk.LLMAgent, g string) *guardianadk.LLMAgent {
+		a.GlobalInstruction = g
+		return a
+	}
+	check := func(t *testing.T, def *definition.Definition, path []int, m *scripted) {
+		t.Helper()
+		rec := def.Record()
+		for _, i := range path {
+			rec = &rec.SubAgents[i]
+		}
+		sent := systemText(m.lastRequest())
+		if rec.SystemPrompt == "" || !contains(sent, rec.SystemPrompt) {
+			t.Fatalf("%s records %q; the model was sent %q", rec.Name, rec.SystemPrompt, sent)
+		}
+	}
+	t.Run("under an LLM root", func(t *testing.T) {
+		sub := newModel(say("sub"))
+		root := withGlobal(llm("coordinator", newModel(call("transfer_to_agent", map[string]any{"agent_name": "writer"})), nil,
+			withGlobal(llm("writer", sub, nil), "The writer's own global, which ADK ignores.")), "Be brief.")
+		a, def, err := newAgent(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := converse(t, a).say("go"); o.err != nil {
+			t.Fatal(o.err)
+		}
+		check(t, def, []int{0}, sub)
+		if got := def.Record().SubAgents[0].SystemPrompt; got != "Be brief.\n\nYou are the writer." {
+			t.Fatalf("the writer records %q", got)
+		}
+	})
+	t.Run("under a workflow root", func(t *testing.T) {
+		m := newModel(say("one"))
+		a, def, err := newAgent(&guardianadk.SequentialAgent{Name: "pipeline", SubAgents: []guardianadk.Agent{withGlobal(llm("one", m, nil), "One's global.")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := converse(t, a).say("go"); o.err != nil {
+			t.Fatal(o.err)
+		}
+		check(t, def, []int{0}, m)
+		if got := def.Record().SubAgents[0].SystemPrompt; got != "One's global.\n\nYou are the one." {
+			t.Fatalf("one records %q", got)
+		}
+	})
+	t.Run("an agent tool's agent", func(t *testing.T) {
+		inner := newModel(say("inner"))
+		root := withGlobal(llm("coordinator", newModel(call("helper", map[string]any{"request": "x"}), say("done")),
+			[]tool.Tool{guardianadk.NewAgentTool(withGlobal(llm("helper", inner, nil), "Helper's global."), nil)}), "Root's global.")
+		a, def, err := newAgent(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := converse(t, a).say("go"); o.err != nil {
+			t.Fatal(o.err)
+		}
+		check(t, def, []int{0}, inner)
+		if got := def.Record().SubAgents[0].SystemPrompt; got != "Helper's global.\n\nYou are the helper." {
+			t.Fatalf("helper records %q", got)
+		}
+	})
+}
