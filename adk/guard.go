@@ -220,6 +220,7 @@ func (b *base) Name() string        { return b.e.tool.Name() }
 func (b *base) Description() string { return b.e.tool.Description() }
 func (b *base) IsLongRunning() bool { return b.e.tool.IsLongRunning() }
 func (b *base) entry() *entry       { return b.e }
+func (b *base) guard() *guard       { return b.g }
 
 // declaration is a copy of the frozen declaration, or d's own.
 func (b *base) declaration(d interface {
@@ -234,7 +235,6 @@ func (b *base) declaration(d interface {
 	}
 	return &f
 }
-func (b *base) guard() *guard       { return b.g }
 
 // processRequest adds the tool to the model request, with the wrapper in
 // its place in the request's tools, so that ADK runs the wrapper. A tool
