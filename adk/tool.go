@@ -227,8 +227,12 @@ func block(c mcpservers.Content) map[string]any {
 	return b
 }
 
-// jsonValue decodes raw JSON, keeping numbers as written.
+// jsonValue decodes raw JSON, keeping numbers as written; false when raw
+// is not one JSON value (a decoder alone takes "0}" for 0).
 func jsonValue(raw json.RawMessage) (any, bool) {
+	if !json.Valid(raw) {
+		return nil, false
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
