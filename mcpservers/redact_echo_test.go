@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -25,7 +26,7 @@ import (
 const (
 	echoVarEnv   = "MCPSERVERS_ECHO_VAR"   // the variable whose value is echoed
 	echoFieldEnv = "MCPSERVERS_ECHO_FIELD" // where: title, description, default, examples, or error
-	echoFormEnv  = "MCPSERVERS_ECHO_FORM"  // what: whole (default), or pw-only (a URL's password)
+	echoFormEnv  = "MCPSERVERS_ECHO_FORM"  // what: whole (default), or of a URL's userinfo decoded: pw-only, userinfo, basic, query
 )
 
 // runEchoFields serves, over stdio with mcp-go, a tool "fine" and a tool
@@ -36,13 +37,27 @@ const (
 // in does.
 func runEchoFields() int {
 	v := os.Getenv(os.Getenv(echoVarEnv))
-	switch os.Getenv(echoFormEnv) {
-	case "pw-only":
+	if form := os.Getenv(echoFormEnv); form != "" {
+		// A URL's userinfo as the server's URL parser gives it:
+		// percent-decoded.
 		u, err := url.Parse(v)
 		if err != nil || u.User == nil {
 			return 2
 		}
-		v, _ = u.User.Password()
+		user := u.User.Username()
+		pw, _ := u.User.Password()
+		switch form {
+		case "pw-only":
+			v = pw
+		case "userinfo":
+			v = user + ":" + pw
+		case "basic":
+			v = "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pw))
+		case "query":
+			v = "?password=" + url.QueryEscape(pw)
+		default:
+			return 2
+		}
 	}
 	s := server.NewMCPServer("echo", "1.0.0", server.WithToolCapabilities(false))
 	noop := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -66,6 +81,14 @@ func runEchoFields() int {
 		leaky = mcp.NewToolWithRawSchema("leaky", "queries the database", schema)
 	case "error":
 		return rawListError("password authentication failed for user app with " + v)
+	case "call-error":
+		s.AddTool(leaky, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, errors.New("login failed with " + v)
+		})
+		if err := server.ServeStdio(s); err != nil {
+			return 1
+		}
+		return 0
 	default:
 		return 2
 	}
@@ -214,6 +237,55 @@ func TestShortPasswordInServerError(t *testing.T) {
 			noSecret(t, err.Error(), pw)
 			if !strings.Contains(err.Error(), "password authentication failed for user app with [redacted]") {
 				t.Errorf("the server's message did not come through, redacted: %s", strings.ReplaceAll(err.Error(), pw, "<PW>"))
+			}
+		})
+	}
+}
+
+// TestDecodedEchoOverStdio: a stdio server given, under a plain name, a
+// URL whose password holds characters a userinfo escapes (so the URL
+// writes it percent-encoded), and quoting it as its URL parser decodes it:
+// the password alone, the user:password pair, the Basic header built from
+// the pair, or the password query-encoded again. In a tool's description
+// the tool is left out (ErrEchoedCredential); in a call's error the text
+// comes through redacted (issue 19). Before, only the password as the
+// URL wrote it was known.
+func TestDecodedEchoOverStdio(t *testing.T) {
+	pw := fakeSecret(t, "")[:6] + "/@:%+" + fakeSecret(t, "")[:4]
+	dsn := "rediss://svc:" + url.PathEscape(pw) + "@cache.internal:6380/0"
+	if strings.Contains(dsn, pw) {
+		t.Fatal("the URL holds the password as it is: the test proves nothing")
+	}
+	forms := map[string]string{
+		"pw-only":  pw,
+		"userinfo": "svc:" + pw,
+		"basic":    base64.StdEncoding.EncodeToString([]byte("svc:" + pw)),
+		"query":    url.QueryEscape(pw),
+	}
+	for form, quoted := range forms {
+		t.Run(form+"/description", func(t *testing.T) {
+			conns := map[string]Connection{"cache": stdioServer("echo-fields", echoVarEnv, "CACHE_URL", echoFieldEnv, "description",
+				echoFormEnv, form, "CACHE_URL", dsn)}
+			checkEchoed(t, conns, "cache", "fine", quoted)
+		})
+		t.Run(form+"/call-error", func(t *testing.T) {
+			conns := map[string]Connection{"cache": stdioServer("echo-fields", echoVarEnv, "CACHE_URL", echoFieldEnv, "call-error",
+				echoFormEnv, form, "CACHE_URL", dsn)}
+			tools, err := newCheckedClient(t, conns, nil).Tools(testCtx(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = byName(tools)["leaky"].Call(testCtx(t), nil)
+			if err == nil {
+				t.Fatal("the call did not fail")
+			}
+			noSecret(t, err.Error(), pw, quoted)
+			var rpc *RPCError
+			if errors.As(err, &rpc) {
+				noSecret(t, string(rpc.Data), pw, quoted)
+			}
+			if !strings.Contains(err.Error(), "login failed with ") || !strings.Contains(err.Error(), "[redacted]") {
+				t.Errorf("the server's message did not come through, redacted") // it may hold the secret
 			}
 		})
 	}

@@ -176,6 +176,8 @@ func runTestServer(mode string) int {
 		_, _ = bufio.NewReader(os.Stdin).WriteTo(discardWriter{})
 	case "echo-fields":
 		return runEchoFields()
+	case "replay":
+		return runReplay()
 	case "grandchild":
 		// Start a grandchild that would outlive us, then serve.
 		cmd := exec.Command("sleep", "300")

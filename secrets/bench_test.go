@@ -1,6 +1,7 @@
 package secrets_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -121,6 +122,42 @@ func BenchmarkCredentialsCheckArgs(b *testing.B) {
 	for b.Loop() {
 		for _, v := range typicalEnv {
 			_ = secrets.CheckArgs("/env", []string{v})
+		}
+	}
+}
+
+// A long tool description of the kind real servers publish: prose,
+// identifiers, a URL, an ID and a digest, clean. Repeated to 64 KiB, it
+// measures CheckText's throughput on prose.
+var longDescription = strings.Repeat("Creates or updates a page in the workspace. Use list_pages first to find "+
+	"the parent (e.g. https://www.notion.so/Team-Notes-"+fit("0123456789abcdef", 32)+"), then pass its page_id "+
+	"such as "+fit("3f2a9c1e", 8)+"-"+fit("7b4d", 4)+"-4"+fit("1a2", 3)+"-8"+fit("c3e", 3)+"-"+fit("9d8e7f6a5b4c", 12)+
+	". Returns {\"id\": string, \"url\": string, \"last_edited_time\": \"2024-05-01T12:00:00Z\"}; "+
+	"commit "+fit("9fceb02d0ae598e95dc970b74767f19372d61af8", 40)+" introduced the `archived` flag (v2.3.1-beta.4). ", 200)
+
+func BenchmarkCheckTextLong(b *testing.B) {
+	b.SetBytes(int64(len(longDescription)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := secrets.CheckText("/description", longDescription); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCheckTextHostile is CheckText on text made of the openers of
+// issue 19's scans repeated (prefixes and header lines), at 64 KiB and
+// 1 MiB: equal MB/s at both sizes is the linear cost.
+func BenchmarkCheckTextHostile(b *testing.B) {
+	for _, unit := range []string{"abc_", "ab-cd_x_Ab3 ", "Authorization: Token ", "X-Acme-Key: 0a1b ", "dead_beef-"} {
+		for _, size := range []int{64 << 10, 1 << 20} {
+			text := fit(unit, size)
+			b.Run(fmt.Sprintf("%q/%dKiB", unit, size>>10), func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				for b.Loop() {
+					_ = secrets.CheckText("/t", text)
+				}
+			})
 		}
 	}
 }

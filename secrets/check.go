@@ -78,6 +78,7 @@ func CheckText(pointer, text string) error {
 	var f findings
 	scanTokensDecoded(text, f.add)
 	scanBase64Tokens(text, f.add)
+	scanPrefixed(text, f.add)
 	scanProse(text, f.add)
 	if !f.any() {
 		return nil

@@ -147,4 +147,10 @@
 //   - token/elevenlabs: an ElevenLabs API key
 //   - token/resend: a Resend API key
 //   - token/other: a token of a well-known prefixed format
+//
+// and two for the formats our table does not name: those of gitleaks'
+// maintained catalogue (generated from its rule file, see NOTICE), and
+// any vendor's prefix with a generated body:
+//   - token/catalog: a token of a format in gitleaks' catalogue
+//   - token/prefixed: a token shaped as a vendor's prefix and a generated body
 package secrets

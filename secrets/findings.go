@@ -66,6 +66,14 @@ func (f *findings) flush(pointer string, errs *[]error) {
 			for _, g := range generic {
 				f.del(g)
 			}
+			// A format of our own says more than gitleaks' catalogue,
+			// and a listed format more than the shape does.
+			if r < ruleTokenCatalog {
+				f.del(ruleTokenCatalog)
+			}
+			if r != ruleTokenPrefixed {
+				f.del(ruleTokenPrefixed)
+			}
 			break
 		}
 	}

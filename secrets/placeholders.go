@@ -22,7 +22,7 @@ func placeholder(v string) bool {
 	if v == "REDACTED" || v == "[REDACTED]" || v == "**REDACTED**" || v == "<redacted>" {
 		return true
 	}
-	return maskLike(v) || ellipsis(v) || vendorExample(v) || zeroFill(v)
+	return maskLike(v) || ellipsis(v) || prefixMask(v) || vendorExample(v) || zeroFill(v)
 }
 
 // ellipsis: dots or an ellipsis where the value goes, after at most a
@@ -68,6 +68,37 @@ func ellipsis(v string) bool {
 		}
 	}
 	return false
+}
+
+// prefixMask: a token's prefix and a short mask where its body goes,
+// as READMEs write a key they will not show: "ntn_****", "sk-xxxx",
+// "ghp_•••••". The prefix is as ellipsis takes it; the mask is three to
+// fifteen of '*', 'x', 'X' or '•': no token's body is that short (the
+// shortest are sixteen), so no key is let through, and a mask as long as
+// a body (ghp_ and 36 x) keeps the exact shape of a key (decision 18).
+func prefixMask(v string) bool {
+	end, n := len(v), 0
+	for end > 0 {
+		if c := v[end-1]; c == '*' || c == 'x' || c == 'X' {
+			end--
+		} else if strings.HasSuffix(v[:end], "•") {
+			end -= len("•")
+		} else {
+			break
+		}
+		n++
+	}
+	if n < 3 || n > 15 || end == 0 || end > 16 {
+		return false
+	}
+	prefix := v[:end]
+	for i := 0; i < len(prefix); i++ {
+		if c := prefix[i]; !isAlnum(c) && c != '-' && c != '_' && c != '.' {
+			return false
+		}
+	}
+	last := prefix[len(prefix)-1]
+	return last == '-' || last == '_' || last == '.'
 }
 
 // zeroFill: twelve or more zeros and nothing else, as documentation fills

@@ -62,9 +62,13 @@ func describes(v string) bool {
 }
 
 // scanHeaderLines finds "Name: value" where Name is a credential header
-// (X-API-Key, Authorization, Cookie, …) and value, the next word, looks
-// like a key, as an echoed header does; prose that names a header ("send
-// it in the X-API-Key: header") has a word there, not a key.
+// (X-API-Key, Authorization, Cookie, X-Acme-Token, X-Acme-Key, …) and
+// value, the next word, is shaped like a key, as an echoed header is: a
+// random-looking string, a UUID or a hex string of 16 or more (many
+// vendors issue those). Prose that names a header ("send it in the
+// X-API-Key: header") has a word there, not a key. An Authorization
+// value's first word is its scheme when another word follows, whatever
+// the scheme is called (Token, ApiKey, Klaviyo-API-Key).
 func scanHeaderLines(s string, found report) {
 	for c := range indexes(s, ": ") {
 		k := c
@@ -75,28 +79,61 @@ func scanHeaderLines(s string, found report) {
 			continue
 		}
 		st := headerStrength(s[k:c])
-		if st != strong && st != authorization {
+		switch st {
+		case strong, keyAlone, authName, authorization:
+		default:
 			continue
 		}
 		v := strings.TrimLeft(s[c+2:], " \t")
 		if st == authorization {
-			// Bearer and Basic are scanAuthSchemes'; other schemes
-			// (Token, ApiKey, …) and bare values are read here.
-			if sp := strings.IndexAny(v, " \t"); sp > 0 {
-				for _, sc := range authSchemes {
-					if strings.EqualFold(v[:sp], sc) {
-						v = strings.TrimLeft(v[sp+1:], " \t")
-						break
-					}
-				}
-			}
+			v = afterScheme(v)
 		}
 		n := 0
 		for n < len(v) && n < maxValue && (isAlnum(v[n]) || strings.IndexByte("._~+/=-", v[n]) >= 0) {
 			n++
 		}
-		if w := strings.TrimRight(v[:n], "."); looksRandom(w) && !placeholder(w) {
+		if w := strings.TrimRight(v[:n], "."); keyShaped(w) && !placeholder(w) {
 			found(ruleHeaderCredential, w)
 		}
 	}
+}
+
+// afterScheme returns an Authorization value from its credential on: the
+// word after the first when the first is scheme-shaped (letters, digits
+// and '-', starting with a letter, as every HTTP auth scheme is) and
+// another word follows it; v itself otherwise.
+func afterScheme(v string) string {
+	sp := strings.IndexAny(v, " \t")
+	if sp <= 0 || sp > 40 || !isUpper(v[0]) && !isLower(v[0]) {
+		return v
+	}
+	for i := 0; i < sp; i++ {
+		if !isAlnum(v[i]) && v[i] != '-' {
+			return v
+		}
+	}
+	return strings.TrimLeft(v[sp+1:], " \t")
+}
+
+// keyShaped: a header value that can only be a key: random-looking, a
+// UUID, or 16 or more hex digits with letters and digits both.
+func keyShaped(w string) bool {
+	if looksRandom(w) || isUUID(w) {
+		return true
+	}
+	if len(w) < 16 {
+		return false
+	}
+	letters, digits := 0, 0
+	for i := 0; i < len(w); i++ {
+		switch {
+		case isDigit(w[i]):
+			digits++
+		case isHex(w[i]):
+			letters++
+		default:
+			return false
+		}
+	}
+	return letters > 0 && digits > 0
 }

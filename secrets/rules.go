@@ -90,6 +90,8 @@ const (
 	ruleTokenElevenLabs
 	ruleTokenResend
 	ruleTokenOther
+	ruleTokenCatalog
+	ruleTokenPrefixed
 	numRules
 )
 
@@ -170,6 +172,8 @@ var ruleTable = [numRules]Rule{
 	ruleTokenElevenLabs:      {"token/elevenlabs", "an ElevenLabs API key", fixToken},
 	ruleTokenResend:          {"token/resend", "a Resend API key", fixToken},
 	ruleTokenOther:           {"token/other", "a token of a well-known prefixed format", fixToken},
+	ruleTokenCatalog:         {"token/catalog", "a token of a format in gitleaks' catalogue", fixToken},
+	ruleTokenPrefixed:        {"token/prefixed", "a token shaped as a vendor's prefix and a generated body", fixToken},
 }
 
 // Rules returns every rule of this package, in a fixed order. The IDs are

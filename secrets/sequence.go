@@ -169,6 +169,9 @@ func (s *seq) positional(w string, f *findings) {
 	} else if p := pairSecret(w); !assigned && bareRandom(p) {
 		f.add(ruleHighEntropy, p)
 	}
+	// A vendor's prefix and a generated body (abc_<random>), which no
+	// list need name: a positional word or an assignment's value.
+	scanPrefixed(v, f.add)
 	if pw := schemelessPassword(w); pw != "" {
 		f.add(ruleURLPassword, pw) // DSN=user:pw@host
 	} else if pw := schemelessPassword(v); assigned && pw != "" {

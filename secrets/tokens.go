@@ -213,6 +213,7 @@ func scanTokens(s string, found report) {
 				continue
 			}
 		}
+		listed := false
 		for _, k := range tokenIndex[c] {
 			t := &tokenSpecs[k]
 			if !strings.HasPrefix(s[i:], t.prefix) {
@@ -228,7 +229,13 @@ func scanTokens(s string, found report) {
 				continue
 			}
 			found(t.rule, s[i:i+len(t.prefix)+n])
+			listed = true
 			break
+		}
+		if !listed {
+			if n := catalogLen(s[i:]); n > 0 {
+				found(ruleTokenCatalog, s[i:i+n])
+			}
 		}
 	}
 	if len(s) < 20 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -110,4 +111,38 @@ func mustJSON(t *testing.T, s string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestStderrDecodedUserinfo: a server given a URL whose password the URL
+// writes percent-encoded prints it on stderr as its URL parser decodes
+// it: the password, the user:password pair, the Basic header built from
+// the pair, the password query-encoded again. guardian redacts each, in
+// text and in --json (issue 19).
+func TestStderrDecodedUserinfo(t *testing.T) {
+	pw := "%@" + fakePassword("userinfo", 10) + ":/"
+	raw := "rediss://" + url.UserPassword("svc", pw).String() + "@cache.internal:6380/0"
+	if strings.Contains(raw, pw) {
+		t.Fatal("the URL holds the password as it is: the test proves nothing")
+	}
+	for name, printed := range map[string]string{
+		"password": pw,
+		"pair":     "svc:" + pw,
+		"basic":    "Basic " + base64.StdEncoding.EncodeToString([]byte("svc:"+pw)),
+		"query":    "?password=" + url.QueryEscape(pw),
+	} {
+		t.Run(name, func(t *testing.T) {
+			script := "printf '%s\\n' '" + strings.ReplaceAll("login failed with "+printed, "'", `'\''`) + "' >&2\nexit 3\n"
+			r, js := recordLeaky(t, script, map[string]string{"CACHE_URL": "${env:URL}"}, "URL="+raw)
+			if r.code != exitBad {
+				t.Fatalf("exit %d, want %d", r.code, exitBad)
+			}
+			for _, out := range []string{r.stdout + r.stderr, js} {
+				assertNoPiece(t, out, pw, len(pw))
+				assertNoPiece(t, out, printed, len(printed))
+				if !strings.Contains(out, "login failed with") {
+					t.Errorf("the server's line is not printed (%d bytes of output)", len(out))
+				}
+			}
+		})
+	}
 }

@@ -58,3 +58,27 @@ func foldASCII(s string) string {
 	}
 	return s
 }
+
+// withDecoded returns vals and, after them, each one's percent-decoded
+// forms that differ from it: %XX escapes decoded, and '+' as a space
+// too, as a server decodes a URL's userinfo, path or query before it
+// uses, logs or quotes the value (rediss://user:p%2Fw@host is used, and
+// echoed, as p/w). Decoding is done once: a server that decodes twice is
+// not modelled.
+func withDecoded(vals []string) []string {
+	out := vals
+	for _, v := range vals {
+		if !strings.Contains(v, "%") && !strings.Contains(v, "+") {
+			continue
+		}
+		if out == nil || &out[0] == &vals[0] {
+			out = slices.Clone(vals)
+		}
+		for _, plus := range []bool{false, true} {
+			if d := percentDecode(v, plus); d != v && d != "" {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}

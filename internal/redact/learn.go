@@ -62,13 +62,12 @@ func (r *Redactor) LearnURL(raw string) {
 		return
 	}
 	if u.User != nil {
-		// A password whatever its length; a user name, often a plain
-		// word ("app", "postgres"), from minSecret bytes.
-		p, _ := u.User.Password()
-		r.Learn(p)
+		// A user name, often a plain word ("app", "postgres"), from
+		// minSecret bytes.
 		if user := u.User.Username(); len(user) >= minSecret {
 			r.Learn(user)
 		}
+		r.learnPassword(u.User)
 	}
 	for k, vs := range u.Query() {
 		for _, v := range vs {
@@ -84,8 +83,10 @@ func (r *Redactor) LearnURL(raw string) {
 // one whole, so that its other parts (a DSN's scheme, user and host) are
 // not found in part: a tool may name the database it works on.
 func (r *Redactor) learnNamed(named func() bool, value string) {
+	r.learnUserinfo(value)
 	if parts := secrets.Credentials(value); len(parts) > 0 {
 		r.Learn(parts...)
+		r.Learn(pairForms(value, parts)...)
 		r.LearnText(value)
 		return
 	}
@@ -159,6 +160,89 @@ func (r *Redactor) LearnGiven(vals ...string) {
 		if len(v) >= minSecret {
 			r.Learn(v)
 		}
-		r.Learn(secrets.Credentials(v)...)
+		r.learnUserinfo(v)
+		parts := secrets.Credentials(v)
+		r.Learn(parts...)
+		r.Learn(pairForms(v, parts)...)
+	}
+}
+
+// learnUserinfo learns the password of value when value is a URL with
+// one, whatever secrets makes of it: a value a connection is given is
+// used as it is, so a password such as "$ecret" is no reference there.
+func (r *Redactor) learnUserinfo(value string) {
+	if !strings.Contains(value, "://") || !strings.Contains(value, "@") {
+		return
+	}
+	v := strings.TrimSpace(value)
+	if u, err := url.Parse(v); err == nil && u.User != nil {
+		r.learnPassword(u.User)
+		// And the password as this value writes it, which may escape
+		// other characters than Go does.
+		auth := v[strings.Index(v, "://")+3:]
+		if end := strings.IndexAny(auth, "/?#"); end >= 0 {
+			auth = auth[:end]
+		}
+		if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+			if _, pw, ok := strings.Cut(auth[:at], ":"); ok && pw != "" {
+				r.Learn(pw)
+			}
+		}
+	}
+}
+
+// learnPassword learns a URL's password (decoded, as url.Userinfo gives
+// it) whatever its length, and the pair as the URL writes it and as a
+// client sends it in Basic auth (the decoded pair in base64); what the
+// URL writes, the password escaped, is learnt with it (forms).
+func (r *Redactor) learnPassword(ui *url.Userinfo) {
+	p, ok := ui.Password()
+	if !ok || p == "" {
+		return
+	}
+	r.Learn(p, ui.String())
+	r.Learn(basicForms(ui.Username() + ":" + p)...)
+}
+
+// pairForms returns, for each credential in parts that stands in value as
+// the password of a user:password pair (a URL's or DSN's userinfo,
+// user:pw@host), the pair as written and percent-decoded, and the base64
+// of each, as a client sends the pair in Basic auth: a server may quote
+// the pair it parsed, or the header it built from it.
+func pairForms(value string, parts []string) []string {
+	var out []string
+	for _, p := range parts {
+		at := strings.Index(value, p)
+		if at < 1 || value[at-1] != ':' || at+len(p) >= len(value) || value[at+len(p)] != '@' {
+			continue
+		}
+		u := at - 1
+		for u > 0 && at-1-u < 256 && userByte(value[u-1]) {
+			u--
+		}
+		pair := value[u : at+len(p)]
+		out = append(out, pair)
+		out = append(out, basicForms(pair)...)
+		if d := percentDecode(pair, false); d != pair {
+			out = append(out, d)
+			out = append(out, basicForms(d)...)
+		}
+	}
+	return out
+}
+
+// userByte: a byte of a userinfo's user name (RFC 3986's unreserved and
+// sub-delims, and percent escapes); '/', ':', '@' and spaces end it.
+func userByte(c byte) bool {
+	return isLetter(c) || isDigit(c) || strings.IndexByte("-._~!$&'()*+,;=%", c) >= 0
+}
+
+// basicForms is pair in base64 as Basic auth carries it: standard and
+// URL-safe, padded and not.
+func basicForms(pair string) []string {
+	b := []byte(pair)
+	return []string{
+		base64.StdEncoding.EncodeToString(b), base64.RawStdEncoding.EncodeToString(b),
+		base64.URLEncoding.EncodeToString(b), base64.RawURLEncoding.EncodeToString(b),
 	}
 }

@@ -13,7 +13,13 @@
 // A value is found in the forms a text may quote it in: as given, in any
 // ASCII case, percent-encoded (query or path), JSON-escaped (with and
 // without HTML escapes, / as \/), and inside a base64 or percent-encoded
-// run of the text that decodes to text holding it. A credential of 16 bytes
+// run of the text that decodes to text holding it. A credential is also
+// learnt as a server that decodes it holds it: percent-decoded once ('+'
+// as itself and as a space), and, when it is the password of a
+// user:password pair (a URL's or DSN's userinfo), the pair as written and
+// decoded and the base64 of each, as Basic auth carries the pair. A URL's
+// password is a credential whatever secrets makes of it (a value given to
+// a connection holds no references: "$ecret" is a password). A credential of 16 bytes
 // or more is also found in part: any 12-byte run of one of its forms.
 // A credential shorter than 6 bytes is found only as a whole word (not
 // inside a longer run of letters and digits), so that a password "pw" is
@@ -96,6 +102,9 @@ func (r *Redactor) add(cred bool, vals ...string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var all, creds, words, windows []string
+	if cred {
+		vals = withDecoded(vals)
+	}
 	for _, v := range vals {
 		if v == "" || len(v) < minSecret && !cred {
 			continue
