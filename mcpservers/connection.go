@@ -149,3 +149,31 @@ func (f AuthFunc) RoundTrip(req *http.Request, next http.RoundTripper) (*http.Re
 	}
 	return f(req, next)
 }
+
+// ConnectionAuth is an Auth that keeps state for each connection it
+// serves, as package oauth's keeps each server's tokens. A connection
+// given one calls AuthorizeConnection when it makes its HTTP client, and
+// sends its requests through the RoundTripper that returns instead of
+// calling RoundTrip.
+type ConnectionAuth interface {
+	Auth
+	// AuthorizeConnection returns what authorizes the requests of the
+	// connection to url, the URL as configured (an SSE connection posts
+	// to another URL of its server), sending them with next. The Auth
+	// calls learn with each secret it comes to hold (a token, a client
+	// secret): the connection keeps it out of its errors, output and
+	// tool definitions, as it does header values. It must not do I/O.
+	AuthorizeConnection(url string, next http.RoundTripper, learn func(secrets ...string)) http.RoundTripper
+}
+
+// UserCoder is an Auth of library code that runs code of its user's, as
+// package oauth's runs an AuthorizeFunc and a TokenStore. A definition
+// fingerprints what UserCode returns, each value in the auth role,
+// instead of the Auth: library code would change every user's
+// sourceHash with each release of the library, their code unchanged.
+type UserCoder interface {
+	Auth
+	// UserCode returns the user's funcs and implementation values the
+	// Auth runs, or none. It must not do I/O.
+	UserCode() []any
+}

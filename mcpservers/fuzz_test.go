@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/guardian-agent/guardian-go/internal/weborigin"
 	"github.com/guardian-agent/guardian-go/refusals"
 )
 
@@ -259,21 +260,21 @@ func FuzzOrigin(f *testing.F) {
 		if err != nil {
 			return
 		}
-		home, ok := originOf(b)
+		home, ok := weborigin.Of(b)
 		if !ok {
-			if home.sameOrigin(b) {
+			if home.Same(b) {
 				t.Fatalf("a URL of a non-HTTP scheme, %q, is an origin", base)
 			}
 			return
 		}
-		if !home.sameOrigin(b) {
+		if !home.Same(b) {
 			t.Fatalf("%q is not on its own origin", base)
 		}
 		u, err := b.Parse(loc)
 		if err != nil {
 			return
 		}
-		same := home.sameOrigin(u)
+		same := home.Same(u)
 		if same && (!strings.EqualFold(u.Scheme, b.Scheme) || !strings.EqualFold(u.Hostname(), b.Hostname())) {
 			t.Fatalf("%q is taken for the origin of %q", u, base)
 		}
@@ -281,7 +282,7 @@ func FuzzOrigin(f *testing.F) {
 			t.Fatalf("%q is taken for the origin of %q: another port", u, base)
 		}
 		msg := elsewhere(307, "redirected to", u).Error()
-		if p := printableOrigin(u); p != "" {
+		if p := weborigin.Printable(u); p != "" {
 			for i := 0; i < len(p); i++ {
 				if p[i] <= ' ' || p[i] >= 0x7f {
 					t.Fatalf("origin %q is not printable", p)

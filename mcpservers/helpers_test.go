@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/guardian-agent/guardian-go/internal/lockedbuffer"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -221,10 +220,6 @@ func wantKind(t testing.TB, err error, kind error, server string) *Error {
 	}
 	return e
 }
-
-// syncBuffer is the shared locked buffer under the name the OAuth tests
-// use: one implementation, internal/lockedbuffer.
-type syncBuffer = lockedbuffer.Buffer
 
 // liveSession is the session srv holds now, or nil.
 func liveSession(srv *remote) *session {

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/guardian-agent/guardian-go/internal/redact"
+	"github.com/guardian-agent/guardian-go/internal/weborigin"
 )
 
 // callHeaderKey carries a call's own HTTP headers (CallRequest.Header) in
@@ -93,21 +94,19 @@ func newHTTPClient(cfg *connConfig, red *redact.Redactor, tap *streamTap) (*http
 	// zero origin, which no request is on.
 	var home origin
 	if u, err := url.Parse(cfg.url); err == nil {
-		home, _ = originOf(u)
+		home, _ = weborigin.Of(u)
 	}
-	hc.CheckRedirect = home.checkRedirect(hc.CheckRedirect)
+	hc.CheckRedirect = checkRedirect(home, hc.CheckRedirect)
 	var own *http.Transport
 	base := hc.Transport
 	if base == nil {
 		own = http.DefaultTransport.(*http.Transport).Clone()
 		base = own
 	}
-	hc.Transport = &roundTripper{
+	rt := &roundTripper{
 		base:    base,
 		origin:  home,
 		headers: http.Header{},
-		auth:    cfg.auth,
-		url:     cfg.url,
 		red:     red,
 		timeout: cfg.timeout,
 		idle:    cfg.sseReadTimeout,
@@ -115,8 +114,16 @@ func newHTTPClient(cfg *connConfig, red *redact.Redactor, tap *streamTap) (*http
 		bound:   messageBound(cfg),
 	}
 	for k, v := range cfg.headers {
-		hc.Transport.(*roundTripper).headers.Set(k, v)
+		rt.headers.Set(k, v)
 	}
+	switch a := cfg.auth.(type) {
+	case nil:
+	case ConnectionAuth:
+		rt.auth = a.AuthorizeConnection(cfg.url, timed{rt}, red.Learn)
+	default:
+		rt.auth = authRoundTripper{a, timed{rt}}
+	}
+	hc.Transport = rt
 	return hc, own, nil
 }
 
@@ -135,8 +142,7 @@ type roundTripper struct {
 	base    http.RoundTripper
 	origin  origin // the only one requests go to
 	headers http.Header
-	auth    Auth
-	url     string // the connection's, for an OAuth
+	auth    http.RoundTripper // the connection's Auth, sending with timed; nil without
 	red     *redact.Redactor
 	timeout time.Duration // until response headers; <= 0: none
 	idle    time.Duration // between reads of an event stream; <= 0: none
@@ -145,7 +151,7 @@ type roundTripper struct {
 }
 
 func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	if !t.origin.sameOrigin(req.URL) {
+	if !t.origin.Same(req.URL) {
 		// Before any header is set or Auth sees it: nothing of the
 		// connection's goes to another origin, whoever addressed it there.
 		if req.Body != nil {
@@ -164,14 +170,12 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		// Whatever their names: a call's headers are never printed.
 		t.red.LearnCallHeaders(h)
 	}
-	send := http.RoundTripper(timed{t})
 	var resp *http.Response
 	var err error
 	if t.auth != nil {
-		r = r.WithContext(context.WithValue(r.Context(), authConnKey{}, authConn{url: t.url, learn: t.red.Learn}))
-		resp, err = t.auth.RoundTrip(r, send)
+		resp, err = t.authorize(r)
 	} else {
-		resp, err = send.RoundTrip(r)
+		resp, err = timed{t}.RoundTrip(r)
 	}
 	if err == nil && resp != nil {
 		if lerr := checkLocation(r, resp); lerr != nil {
@@ -183,6 +187,45 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		// A redirect followed is not the answer: the request it leads to
 		// is noted instead.
 		ex.note(resp.StatusCode, r.Header.Get(transport.HeaderKeySessionID) != "")
+	}
+	return resp, err
+}
+
+// authRoundTripper sends a connection's requests through an Auth that is
+// not a ConnectionAuth.
+type authRoundTripper struct {
+	auth Auth
+	next http.RoundTripper
+}
+
+func (a authRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	return a.auth.RoundTrip(req, a.next)
+}
+
+// authWatchKey carries, in the context of a request handed to Auth, the
+// *authWatch that notes what the server made of the requests Auth sent it.
+type authWatchKey struct{}
+
+// authWatch notes whether the server may have acted on a request Auth
+// sent it: one it answered with anything but 401 or 403, or one that
+// failed on the way.
+type authWatch struct{ acted atomic.Bool }
+
+// authorize sends req through Auth. When Auth fails (it could not sign
+// in, say) after the server refused every request it was sent (401 or
+// 403), the server acted on none: for a call, that is a failure to
+// connect, not a call lost midway, whatever Auth sent to its
+// authorization server meanwhile.
+func (t *roundTripper) authorize(req *http.Request) (*http.Response, error) {
+	written, _ := req.Context().Value(writtenKey{}).(*atomic.Bool)
+	var before bool
+	if written != nil {
+		before = written.Load()
+	}
+	w := new(authWatch)
+	resp, err := t.auth.RoundTrip(req.WithContext(context.WithValue(req.Context(), authWatchKey{}, w)))
+	if err != nil && written != nil && !w.acted.Load() {
+		written.Store(before)
 	}
 	return resp, err
 }
@@ -209,7 +252,9 @@ func (s timed) RoundTrip(req *http.Request) (*http.Response, error) {
 			if timer != nil {
 				timer.Stop()
 			}
-			if written != nil && info.Err == nil {
+			// What Auth sends its authorization server is no request of
+			// the call's.
+			if written != nil && info.Err == nil && t.origin.Same(req.URL) {
 				written.Store(true)
 			}
 		},
@@ -217,6 +262,10 @@ func (s timed) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req.WithContext(ctx))
 	if timer != nil {
 		timer.Stop()
+	}
+	if w, ok := req.Context().Value(authWatchKey{}).(*authWatch); ok && t.origin.Same(req.URL) &&
+		(err != nil || resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {
+		w.acted.Store(true)
 	}
 	if err != nil {
 		cause := context.Cause(ctx)

@@ -6,9 +6,9 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/guardian-agent/guardian-go/internal/redact"
+	"github.com/guardian-agent/guardian-go/internal/weborigin"
 )
 
 // A connection speaks to one origin: the scheme, host and port of its URL.
@@ -38,33 +38,9 @@ import (
 // has no CheckRedirect of its own.
 const maxRedirects = 10
 
-// origin is a URL's scheme, host and port, compared as a browser does:
-// scheme and host without regard to case, an absent port as the scheme's
-// default.
-type origin struct{ scheme, host, port string }
-
-func originOf(u *url.URL) (origin, bool) {
-	if u == nil || u.Host == "" {
-		return origin{}, false
-	}
-	o := origin{scheme: strings.ToLower(u.Scheme), host: strings.ToLower(u.Hostname()), port: u.Port()}
-	if o.port == "" {
-		switch o.scheme {
-		case "http":
-			o.port = "80"
-		case "https":
-			o.port = "443"
-		}
-	}
-	return o, o.scheme == "http" || o.scheme == "https"
-}
-
-// sameOrigin reports whether u is on o; a URL of another scheme than http
-// or https never is.
-func (o origin) sameOrigin(u *url.URL) bool {
-	uo, ok := originOf(u)
-	return ok && uo == o
-}
+// origin is a URL's scheme, host and port (internal/weborigin's rule,
+// which package oauth shares).
+type origin = weborigin.Origin
 
 // redirectError is a redirect this package does not follow, or a request it
 // does not send. Its text never holds a URL: at most the origin the server
@@ -83,25 +59,10 @@ func (e *redirectError) Error() string {
 	return s
 }
 
-// printableOrigin renders u's origin for a message, or "" when it holds
-// anything but printable ASCII (a terminal must not be steered by it).
-func printableOrigin(u *url.URL) string {
-	if u == nil || u.Host == "" {
-		return ""
-	}
-	s := strings.ToLower(u.Scheme) + "://" + u.Host
-	for i := 0; i < len(s); i++ {
-		if s[i] <= ' ' || s[i] >= 0x7f || s[i] == '"' || s[i] == '\\' {
-			return ""
-		}
-	}
-	return s
-}
-
 // elsewhere describes a refusal to go to u, another origin.
 func elsewhere(status int, what string, u *url.URL) *redirectError {
 	to := "another origin"
-	if p := printableOrigin(u); p != "" {
+	if p := weborigin.Printable(u); p != "" {
 		to += " (" + p + ")"
 	} else if u != nil && u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https" {
 		to += " (not http or https)"
@@ -111,13 +72,13 @@ func elsewhere(status int, what string, u *url.URL) *redirectError {
 
 // checkRedirect is the connection's redirect policy (see above), run before
 // the caller's own CheckRedirect, if any, which then has the last word.
-func (o origin) checkRedirect(user func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+func checkRedirect(o origin, user func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		status := 0
 		if req.Response != nil {
 			status = req.Response.StatusCode
 		}
-		if !o.sameOrigin(req.URL) {
+		if !o.Same(req.URL) {
 			return elsewhere(status, "redirected to", req.URL)
 		}
 		if len(via) > 0 && req.Method != via[len(via)-1].Method {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/guardian-agent/guardian-go/internal/weborigin"
 )
 
 // mcp-go's SSE transport drops the requests a server before 2026-07-28
@@ -204,10 +206,10 @@ func (sess *session) checkEndpoint(data string) {
 	if err != nil {
 		return
 	}
-	home, _ := originOf(base)
+	home, _ := weborigin.Of(base)
 	// As mcp-go reads it.
 	u, err := base.Parse(strings.TrimSpace(data))
-	if err != nil || home.sameOrigin(u) {
+	if err != nil || home.Same(u) {
 		return
 	}
 	sess.markLost(elsewhere(0, "named an SSE endpoint on", u), true)

@@ -37,9 +37,6 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(serverEnv); mode != "" {
 		os.Exit(runTestServer(mode))
 	}
-	if os.Getenv(browserEnv) == "1" {
-		os.Exit(runTestBrowser(os.Args[len(os.Args)-1]))
-	}
 	if mode := os.Getenv(clientEnv); mode != "" {
 		os.Exit(runTestClient(mode))
 	}

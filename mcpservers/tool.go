@@ -273,9 +273,13 @@ func (s *remote) recordParts() ([]string, []definition.Code) {
 			add(definition.RoleInterceptor, userCode(ic), true)
 		}
 		add(definition.RoleHTTPClient, cfg.httpClient, cfg.httpClient != nil)
-		for _, c := range authCode(cfg.auth) { // an OAuth: the user's code it holds
-			c.Value = userCode(c.Value)
-			code = append(code, c)
+		if uc, ok := cfg.auth.(UserCoder); ok {
+			// Library code (package oauth's): the user's code it runs.
+			for _, v := range uc.UserCode() {
+				add(definition.RoleAuth, userCode(v), v != nil)
+			}
+		} else {
+			add(definition.RoleAuth, userCode(cfg.auth), cfg.auth != nil)
 		}
 		add(definition.RoleSampling, userCode(opts.sampling), opts.sampling != nil)
 		add(definition.RoleElicitation, userCode(opts.elicitation), opts.elicitation != nil)

@@ -95,27 +95,44 @@ func toolStrings(raw json.RawMessage, f func(pointer, text string)) {
 	walk("", v)
 }
 
+// knownToolRefusals are the strings of captured tools still refused:
+// mcp-server-kubernetes's descriptions write numbered placeholders
+// (["key1=value1", "key2=value2"]), a class issue 19 gives to its
+// placeholder rules, not yet on main when this server was captured. The
+// test fails on any other refusal, and on one of these no longer refused,
+// so that the list only shrinks: whoever fixes the rule drops them.
+var knownToolRefusals = map[string]string{
+	"mcp-server-kubernetes@4.1.7 tool 5 /inputSchema/properties/annotations/description": "credential-assignment",
+	"mcp-server-kubernetes@4.1.7 tool 5 /inputSchema/properties/fromLiteral/description": "credential-assignment",
+	"mcp-server-kubernetes@4.1.7 tool 5 /inputSchema/properties/labels/description":      "credential-assignment",
+}
+
 // TestRealWorldToolsAreNotRefused: no string of any captured server's
-// tools is refused.
+// tools is refused, but for knownToolRefusals.
 func TestRealWorldToolsAreNotRefused(t *testing.T) {
 	tools, strs := 0, 0
-	var refusedServers []string
+	refusedServers := map[string]bool{}
+	seen := map[string]bool{}
 	for _, fx := range loadRealWorld(t) {
-		refused := 0
 		for i, raw := range fx.Tools {
 			tools++
 			toolStrings(raw, func(p, s string) {
 				strs++
-				if err := secrets.CheckText("", s); err != nil {
-					refused++
-					for _, r := range refusals.All(err) {
-						t.Errorf("%s@%s tool %d at %s: refused (%s)", fx.Package, fx.Version, i, p, r.Rule)
+				for _, r := range refusals.All(secrets.CheckText("", s)) {
+					refusedServers[fx.Package] = true
+					key := fmt.Sprintf("%s@%s tool %d %s", fx.Package, fx.Version, i, p)
+					if knownToolRefusals[key] == r.Rule {
+						seen[key] = true
+						continue
 					}
+					t.Errorf("%s: refused (%s)", key, r.Rule)
 				}
 			})
 		}
-		if refused > 0 {
-			refusedServers = append(refusedServers, fx.Package)
+	}
+	for key := range knownToolRefusals {
+		if !seen[key] {
+			t.Errorf("%s is no longer refused: drop it from knownToolRefusals", key)
 		}
 	}
 	t.Logf("%d tools, %d strings; servers refused: %d %v", tools, strs, len(refusedServers), refusedServers)

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/guardian-agent/guardian-go/internal/mcpconfig"
-	"github.com/guardian-agent/guardian-go/mcpservers"
+	"github.com/guardian-agent/guardian-go/oauth"
 )
 
 func loginUsage() string {
@@ -145,7 +145,7 @@ func runLogout(ctx context.Context, args []string, e *env) int {
 		printLine(e.stderr, "guardian logout: no user config directory: %v", err)
 		return exitBad
 	}
-	store := mcpservers.FileTokenStore{Dir: dir}
+	store := oauth.FileTokenStore{Dir: dir}
 	cached, err := store.Servers()
 	if err != nil {
 		printLine(e.stderr, "guardian logout: %v", err)

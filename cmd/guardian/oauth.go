@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/guardian-agent/guardian-go/mcpservers"
+	"github.com/guardian-agent/guardian-go/oauth"
 )
 
 // testBrowserEnv, for tests only, names a command that plays the user's
@@ -58,24 +59,24 @@ func withOAuth(e *env, config string, conns map[string]mcpservers.Connection) fu
 	if !needs {
 		return func() {}
 	}
-	cfg := mcpservers.OAuthConfig{
-		Store:      mcpservers.FileTokenStore{Dir: dir},
+	cfg := oauth.Config{
+		Store:      oauth.FileTokenStore{Dir: dir},
 		ClientName: "guardian",
 		SignInHint: "run `guardian login " + config + "` on a terminal, or give the server a token in its headers",
 	}
 	done := func() {}
 	if canSignIn(e) {
-		opts := mcpservers.BrowserOptions{Out: e.stderr}
+		opts := oauth.BrowserOptions{Out: e.stderr}
 		if cmd, ok := e.lookupEnv(testBrowserEnv); ok && cmd != "" {
 			opts.Command = strings.Fields(cmd)
 		}
-		b, err := mcpservers.NewBrowserSignIn(opts)
+		b, err := oauth.NewBrowserSignIn(opts)
 		if err == nil {
 			cfg.Browser = b
 			done = func() { _ = b.Close() }
 		}
 	}
-	auth, err := mcpservers.NewOAuth(cfg)
+	auth, err := oauth.New(cfg)
 	if err != nil {
 		done()
 		return func() {}

@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/guardian-agent/guardian-go/mcpservers"
+	"github.com/guardian-agent/guardian-go/oauth"
 )
 
 // The suite's scenarios take this client ID metadata document URL as the
@@ -21,7 +22,7 @@ const redirectURL = "http://127.0.0.1:8976/callback"
 
 // newOAuth is the client's OAuth: a headless user who approves at once.
 func newOAuth() (mcpservers.Auth, error) {
-	return mcpservers.NewOAuth(mcpservers.OAuthConfig{
+	return oauth.New(oauth.Config{
 		Authorize:         followRedirect,
 		RedirectURL:       redirectURL,
 		ClientMetadataURL: clientMetadataURL,

@@ -42,6 +42,9 @@ type server struct {
 	Bin     string            `json:"bin,omitempty"`
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
+	// Files are written into the server's directory before it starts
+	// (a kubeconfig, a credentials file), name to content.
+	Files map[string]string `json:"files,omitempty"`
 }
 
 // fixture is what is written for a server.
@@ -120,6 +123,11 @@ func capture(s server, modules, out string, timeout time.Duration, stderr io.Wri
 		return 0, err
 	}
 	defer os.RemoveAll(dir)
+	for name, content := range s.Files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
+			return 0, err
+		}
+	}
 	var fakes []string
 	value := func(spec string) string {
 		v := expand(spec, dir)

@@ -1,4 +1,4 @@
-package mcpservers
+package oauth
 
 import (
 	"errors"
@@ -6,37 +6,42 @@ import (
 	"strings"
 )
 
-// The kinds of *OAuthError. Test for them with errors.Is; they match
-// through the connection's *Error too.
+// The kinds of *Error. Test for them with errors.Is; they match through
+// the *mcpservers.Error of a connection that failed for one too, which
+// holds the *Error as its cause.
 var (
 	// ErrSignInRequired: the server needs the user to sign in, and there
-	// is no way to: the OAuthConfig has no Authorize func (as off a
+	// is no way to: the Config has no Authorize func (as off a
 	// terminal), and no stored token or refresh token serves.
 	ErrSignInRequired = errors.New("sign-in required")
-	// ErrOAuthMetadata: the server's or its authorization server's
-	// metadata was refused, as the authorization spec requires: protected
-	// resource metadata naming another resource, no authorization server,
-	// an authorization server or endpoint that is not https (loopback
-	// http aside), an issuer that is not the authorization server's URL,
-	// or no PKCE S256. Nothing was sent to the authorization server.
-	ErrOAuthMetadata = errors.New("authorization metadata refused")
-	// ErrOAuth: signing in, registering the client or getting a token
-	// failed (the authorization server refused, the redirect's state did
-	// not match, the token store failed, ...).
-	ErrOAuth = errors.New("authorization failed")
+	// ErrMetadata: the server's or its authorization server's metadata
+	// was refused, as the authorization spec requires: protected resource
+	// metadata naming another resource, no authorization server, an
+	// authorization server or endpoint that is not https (loopback http
+	// aside), an issuer that is not the authorization server's URL, or no
+	// PKCE S256. Nothing was sent to the authorization server.
+	ErrMetadata = errors.New("authorization metadata refused")
+	// ErrAuthorization: signing in, registering the client or getting a
+	// token failed (the authorization server refused, the redirect's
+	// state did not match, the token store failed, ...).
+	ErrAuthorization = errors.New("authorization failed")
+	// ErrInvalidUse: New was given a Config that cannot work, or a method
+	// was called on a nil or zero *Auth (make one with New) or given a
+	// nil request. Nothing was sent.
+	ErrInvalidUse = errors.New("invalid use")
 )
 
-// OAuthError is a failure of [OAuth] for one MCP server. Its text names
+// Error is a failure of [Auth] for one MCP server. Its text names
 // the server by origin, the step and the cause; never a token, a client
 // secret, a code, a verifier, or text the servers sent.
-type OAuthError struct {
+type Error struct {
 	// Server is the MCP server's origin (scheme, host and port): its URL's
 	// path and query may hold credentials, so they are left out.
 	Server string
 	// Op is the step that failed: "configure", "discover", "register",
 	// "sign in", "token", "refresh" or "store".
 	Op string
-	// Kind is ErrSignInRequired, ErrOAuthMetadata, ErrOAuth or
+	// Kind is ErrSignInRequired, ErrMetadata, ErrAuthorization or
 	// ErrInvalidUse; errors.Is matches it.
 	Kind error
 	// Err is the cause, if any: a context error, a token store's error, a
@@ -48,15 +53,15 @@ type OAuthError struct {
 
 // Error formats the failure on one line, for example:
 //
-//	mcpservers: oauth for https://mcp.example.com: discover: authorization metadata refused: the protected resource metadata is for another resource
-func (e *OAuthError) Error() string {
+//	oauth: server https://mcp.example.com: discover: authorization metadata refused: the protected resource metadata is for another resource
+func (e *Error) Error() string {
 	if e == nil {
-		return "mcpservers: oauth: <nil>"
+		return "oauth: <nil>"
 	}
 	var b strings.Builder
-	b.WriteString("mcpservers: oauth")
+	b.WriteString("oauth")
 	if e.Server != "" {
-		b.WriteString(" for ")
+		b.WriteString(": server ")
 		b.WriteString(e.Server)
 	}
 	if e.Op != "" {
@@ -77,7 +82,7 @@ func (e *OAuthError) Error() string {
 }
 
 // Unwrap returns the kind and the cause.
-func (e *OAuthError) Unwrap() []error {
+func (e *Error) Unwrap() []error {
 	if e == nil {
 		return nil
 	}
@@ -87,10 +92,10 @@ func (e *OAuthError) Unwrap() []error {
 	return []error{e.Kind, e.Err}
 }
 
-// oauthErr makes an *OAuthError; detail is our own text, never a value
+// newErr makes an *Error; detail is our own text, never a value
 // of the servers'.
-func oauthErr(server, op string, kind error, detail string, cause ...error) *OAuthError {
-	e := &OAuthError{Server: server, Op: op, Kind: kind, detail: detail}
+func newErr(server, op string, kind error, detail string, cause ...error) *Error {
+	e := &Error{Server: server, Op: op, Kind: kind, detail: detail}
 	if len(cause) > 0 {
 		e.Err = cause[0]
 	}

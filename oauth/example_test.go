@@ -1,4 +1,4 @@
-package mcpservers_test
+package oauth_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/guardian-agent/guardian-go/internal/oauthtest"
 	"github.com/guardian-agent/guardian-go/mcpservers"
+	"github.com/guardian-agent/guardian-go/oauth"
 )
 
 // An MCP server that requires OAuth: the first request's 401 starts the
@@ -18,16 +19,16 @@ import (
 // authorization server approves at once; a real program opens the user's
 // browser at authURL and waits for the redirect on a loopback listener at
 // RedirectURL (see cmd/guardian's oauth.go).
-func ExampleNewOAuth() {
+func ExampleNew() {
 	srv := oauthtest.New(oauthtest.Options{})
 	defer srv.Close()
 
-	auth, err := mcpservers.NewOAuth(mcpservers.OAuthConfig{
+	auth, err := oauth.New(oauth.Config{
 		Authorize: func(ctx context.Context, authURL string) (*url.URL, error) {
 			return oauthtest.FollowRedirect(ctx, authURL) // the browser, played
 		},
 		RedirectURL: "http://127.0.0.1:8976/callback",
-		Store:       &mcpservers.MemoryTokenStore{},
+		Store:       &oauth.MemoryTokenStore{},
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -58,8 +59,8 @@ func ExampleFileTokenStore() {
 	dir, _ := os.MkdirTemp("", "tokens")
 	defer os.RemoveAll(dir)
 
-	headless, err := mcpservers.NewOAuth(mcpservers.OAuthConfig{
-		Store: mcpservers.FileTokenStore{Dir: filepath.Join(dir, "guardian")},
+	headless, err := oauth.New(oauth.Config{
+		Store: oauth.FileTokenStore{Dir: filepath.Join(dir, "guardian")},
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -72,6 +73,6 @@ func ExampleFileTokenStore() {
 	}
 	defer c.Close()
 	_, err = c.Tools(context.Background())
-	fmt.Println(errors.Is(err, mcpservers.ErrSignInRequired))
+	fmt.Println(errors.Is(err, oauth.ErrSignInRequired))
 	// Output: true
 }

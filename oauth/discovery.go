@@ -1,15 +1,16 @@
-package mcpservers
+package oauth
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/guardian-agent/guardian-go/internal/weborigin"
 )
 
 // Discovery, as the MCP authorization spec (2025-11-25) orders it:
@@ -272,7 +273,7 @@ func wellKnown(u *url.URL, suffix string) string {
 func discoverResource(ctx context.Context, hc *http.Client, server *url.URL, params map[string]string) (*resourceMetadata, error) {
 	var where []string
 	if u := params["resource_metadata"]; u != "" {
-		if pu, err := url.Parse(u); err == nil && (pu.Scheme == "https" || pu.Scheme == "http" && isLoopback(pu.Hostname())) && pu.Host != "" {
+		if pu, err := url.Parse(u); err == nil && (pu.Scheme == "https" || pu.Scheme == "http" && weborigin.IsLoopback(pu.Hostname())) && pu.Host != "" {
 			where = append(where, pu.String())
 		}
 	}
@@ -287,8 +288,8 @@ func discoverResource(ctx context.Context, hc *http.Client, server *url.URL, par
 
 // metadataRefused is the discover error for refused metadata; the server
 // is filled in by the caller.
-func metadataRefused(detail string) *OAuthError {
-	return oauthErr("", "discover", ErrOAuthMetadata, detail)
+func metadataRefused(detail string) *Error {
+	return newErr("", "discover", ErrMetadata, detail)
 }
 
 // checkResource refuses protected resource metadata that is not for this
@@ -301,8 +302,8 @@ func checkResource(md *resourceMetadata, server *url.URL) error {
 	if md.Resource == "" || err != nil || ru.Fragment != "" {
 		return metadataRefused("the protected resource metadata names no resource, or one that is not a URL")
 	}
-	so, _ := originOf(server)
-	if !so.sameOrigin(ru) || ru.RawQuery != "" {
+	so, _ := weborigin.Of(server)
+	if !so.Same(ru) || ru.RawQuery != "" {
 		return metadataRefused("the protected resource metadata is for another resource than this server")
 	}
 	rp := strings.TrimSuffix(ru.EscapedPath(), "/")
@@ -332,20 +333,12 @@ func checkEndpoint(s string) error {
 	switch {
 	case u.Scheme == "https":
 		return nil
-	case u.Scheme == "http" && isLoopback(u.Hostname()):
+	case u.Scheme == "http" && weborigin.IsLoopback(u.Hostname()):
 		return nil
 	case u.Scheme == "http":
 		return errors.New("is not https")
 	}
 	return errors.New("is not an http or https URL")
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // serverMetadataURLs lists where an issuer's metadata may be, in the
@@ -405,7 +398,7 @@ func discoverServer(ctx context.Context, hc *http.Client, issuer string, legacy 
 		return md, err
 	}
 	if !legacy {
-		return nil, oauthErr("", "discover", ErrOAuth, "the authorization server publishes no metadata (RFC 8414 or OpenID Connect discovery)")
+		return nil, newErr("", "discover", ErrAuthorization, "the authorization server publishes no metadata (RFC 8414 or OpenID Connect discovery)")
 	}
 	// 2025-03-26: the default endpoints at the server's origin.
 	base := strings.TrimSuffix(issuer, "/")

@@ -1,4 +1,4 @@
-package mcpservers
+package oauth
 
 import (
 	"bytes"
@@ -8,27 +8,28 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/guardian-agent/guardian-go/definition"
 	"golang.org/x/oauth2"
+
+	"github.com/guardian-agent/guardian-go/internal/weborigin"
 )
 
 // AuthorizeFunc sends the user to authURL, the authorization server's page
 // (opening a browser, printing the URL, ...), and returns the URL the
-// authorization server redirected the browser back to: the OAuthConfig's
-// RedirectURL with code and state (or error) in its query. OAuth checks
+// authorization server redirected the browser back to: the Config's
+// RedirectURL with code and state (or error) in its query. Auth checks
 // the state, so the function need not.
 type AuthorizeFunc func(ctx context.Context, authURL string) (*url.URL, error)
 
-// OAuthConfig configures [NewOAuth]. Only Authorize and RedirectURL are
-// needed to sign in; without Authorize, OAuth never prompts and uses only
+// Config configures [New]. Only Authorize and RedirectURL are
+// needed to sign in; without Authorize, an Auth never prompts and uses only
 // stored tokens and refresh tokens (as a CI job would).
-type OAuthConfig struct {
+type Config struct {
 	// Authorize sends the user to sign in and returns the redirect. Nil
 	// (and no Browser): a server that needs a sign-in fails with
 	// ErrSignInRequired.
@@ -44,7 +45,7 @@ type OAuthConfig struct {
 	// listener. Required with Authorize.
 	RedirectURL string
 	// Store keeps tokens between connections and runs. Nil: in memory,
-	// for the OAuth value's life.
+	// for the Auth's life.
 	Store TokenStore
 	// ClientID and ClientSecret are a client registered beforehand with
 	// the server's authorization server. Empty: a client ID metadata
@@ -61,8 +62,10 @@ type OAuthConfig struct {
 	ClientName string
 }
 
-// OAuth is an [Auth] that signs in to MCP servers that require
-// authorization, by the MCP authorization spec (2025-11-25): on a 401 it
+// Auth signs in to MCP servers that require authorization, by the MCP
+// authorization spec (2025-11-25); it is an mcpservers.Auth (give it to
+// a StreamableHTTP or SSE connection), and any HTTP client can send with
+// it through [Auth.RoundTrip]. On a 401 it
 // discovers the server's protected resource metadata (RFC 9728) and its
 // authorization server's metadata (RFC 8414, OpenID Connect discovery),
 // registers a client (pre-registered, client ID metadata document, or RFC
@@ -74,24 +77,25 @@ type OAuthConfig struct {
 // the 2025-03-26 spec (no resource metadata; the authorization server at
 // the server's origin, default endpoints) work too.
 //
-// One OAuth may serve several connections: its state is kept per server
+// One Auth may serve several connections: its state is kept per server
 // URL. Tokens, refresh tokens, client secrets, codes and verifiers are
-// connection secrets: the connection redacts them, and no error of OAuth
-// holds one. In a definition, OAuth's own code is library code: what is
-// fingerprinted is the user's code, the Authorize func and the Store.
-type OAuth struct {
-	cfg   OAuthConfig
+// connection secrets: the connection redacts them, and no error of this
+// package holds one. In a definition, this package's code is library
+// code: what is fingerprinted is the user's code, the Authorize func and
+// the Store (see [Auth.UserCode]).
+type Auth struct {
+	cfg   Config
 	store TokenStore
 
 	mu      sync.Mutex
-	servers map[string]*oauthServer
+	servers map[string]*serverState
 }
 
-// oauthServer is OAuth's state for one server.
-type oauthServer struct {
+// serverState is an Auth's state for one server.
+type serverState struct {
 	lock    chan struct{} // held to load, refresh or sign in: one at a time
 	loaded  bool
-	creds   *OAuthCredentials
+	creds   *Credentials
 	stepped map[string]bool // scope sets a step-up signed in for
 	// found is the last discovery's result, for a later sign-in whose
 	// challenge names no resource metadata (a 403 often does not).
@@ -105,7 +109,7 @@ type discovered struct {
 	at  string // the resource_metadata URL it was found through, or ""
 }
 
-func (s *oauthServer) acquire(ctx context.Context) error {
+func (s *serverState) acquire(ctx context.Context) error {
 	select {
 	case s.lock <- struct{}{}:
 		return nil
@@ -114,13 +118,13 @@ func (s *oauthServer) acquire(ctx context.Context) error {
 	}
 }
 
-func (s *oauthServer) release() { <-s.lock }
+func (s *serverState) release() { <-s.lock }
 
-// NewOAuth checks cfg and returns an OAuth. Errors are *OAuthError
-// matching ErrInvalidUse.
-func NewOAuth(cfg OAuthConfig) (*OAuth, error) {
-	bad := func(detail string) (*OAuth, error) {
-		return nil, oauthErr("", "configure", ErrInvalidUse, detail)
+// New checks cfg and returns an Auth. Errors are *Error values matching
+// ErrInvalidUse.
+func New(cfg Config) (*Auth, error) {
+	bad := func(detail string) (*Auth, error) {
+		return nil, newErr("", "configure", ErrInvalidUse, detail)
 	}
 	if cfg.Browser != nil {
 		if cfg.Authorize != nil || cfg.RedirectURL != "" {
@@ -146,72 +150,82 @@ func NewOAuth(cfg OAuthConfig) (*OAuth, error) {
 			return bad("the ClientMetadataURL must be an https URL with a path")
 		}
 	}
-	if cfg.Store != nil && isNil(cfg.Store) {
-		return bad("the Store is a nil pointer")
+	if cfg.Store != nil {
+		if v := reflect.ValueOf(cfg.Store); v.Kind() == reflect.Pointer && v.IsNil() {
+			return bad("the Store is a nil pointer")
+		}
 	}
-	o := &OAuth{cfg: cfg, store: cfg.Store, servers: map[string]*oauthServer{}}
-	if o.store == nil {
-		o.store = &MemoryTokenStore{}
+	a := &Auth{cfg: cfg, store: cfg.Store, servers: map[string]*serverState{}}
+	if a.store == nil {
+		a.store = &MemoryTokenStore{}
 	}
-	return o, nil
+	return a, nil
 }
 
-// authCode is the code an Auth contributes to a tool's record: for an
-// OAuth, the user's Authorize func and Store (OAuth itself, BrowserSignIn
-// and this package's stores are library code); for any other Auth, the
-// Auth.
-func authCode(a Auth) []definition.Code {
+// UserCode returns the code of the user's that a sign-in runs, for a
+// definition to fingerprint (it makes Auth an mcpservers.UserCoder): the
+// Authorize func, unless it is a BrowserSignIn's, and the Store, unless
+// it is one of this package's. The rest is this package's code, which a
+// definition does not fingerprint: it would change every user's
+// sourceHash with each release.
+func (a *Auth) UserCode() []any {
 	if a == nil {
 		return nil
 	}
-	o, ok := a.(*OAuth)
-	if !ok {
-		return []definition.Code{{Role: definition.RoleAuth, Value: a}}
+	var code []any
+	if a.cfg.Authorize != nil && a.cfg.Browser == nil {
+		// As a func of unnamed type: AuthorizeFunc is this package's.
+		code = append(code, (func(context.Context, string) (*url.URL, error))(a.cfg.Authorize))
 	}
-	var code []definition.Code
-	if o == nil {
-		return nil
-	}
-	if o.cfg.Authorize != nil && o.cfg.Browser == nil {
-		code = append(code, definition.Code{Role: definition.RoleAuth, Value: o.cfg.Authorize})
-	}
-	switch o.cfg.Store.(type) {
+	switch a.cfg.Store.(type) {
 	case nil, *MemoryTokenStore, FileTokenStore, *FileTokenStore:
 	default:
-		code = append(code, definition.Code{Role: definition.RoleAuth, Value: o.cfg.Store})
+		code = append(code, a.cfg.Store)
 	}
 	return code
 }
 
-// authConnKey carries, in a request's context, the connection's URL and
-// its redactor's learn to an OAuth.
-type authConnKey struct{}
+// AuthorizeConnection returns the RoundTripper that authorizes the
+// requests of the connection to serverURL, sending them with next; learn
+// is given every secret the sign-in comes to hold (it makes Auth an
+// mcpservers.ConnectionAuth, whose connections redact what learn is
+// given). Several connections to one server URL share its tokens.
+func (a *Auth) AuthorizeConnection(serverURL string, next http.RoundTripper, learn func(secrets ...string)) http.RoundTripper {
+	return &connection{a: a, url: serverURL, next: next, learn: learn}
+}
 
-type authConn struct {
+// connection authorizes the requests of one connection.
+type connection struct {
+	a     *Auth
 	url   string
+	next  http.RoundTripper
 	learn func(...string)
 }
 
-// serverKey is the server's URL as OAuth keys its state and the store:
+func (c *connection) RoundTrip(req *http.Request) (*http.Response, error) {
+	return c.a.roundTrip(req, c.next, c.url, c.learn)
+}
+
+// serverKey is the server's URL as Auth keys its state and the store:
 // scheme and host in lower case, no userinfo or fragment.
 func serverKey(u *url.URL) string {
 	k := url.URL{Scheme: strings.ToLower(u.Scheme), Host: strings.ToLower(u.Host), Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
 	return k.String()
 }
 
-func (o *OAuth) server(key string) *oauthServer {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	s := o.servers[key]
+func (a *Auth) server(key string) *serverState {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s := a.servers[key]
 	if s == nil {
-		s = &oauthServer{lock: make(chan struct{}, 1), stepped: map[string]bool{}}
-		o.servers[key] = s
+		s = &serverState{lock: make(chan struct{}, 1), stepped: map[string]bool{}}
+		a.servers[key] = s
 	}
 	return s
 }
 
-// oauthCall is what one request's authorization needs.
-type oauthCall struct {
+// flow is what one request's authorization needs.
+type flow struct {
 	key    string   // the server's key
 	server *url.URL // the server's URL
 	origin string   // for errors
@@ -219,8 +233,8 @@ type oauthCall struct {
 	learn  func(...string)
 }
 
-func (c *oauthCall) fail(err error) error {
-	var oe *OAuthError
+func (c *flow) fail(err error) error {
+	var oe *Error
 	if errors.As(err, &oe) && oe.Server == "" {
 		oe.Server = c.origin
 	}
@@ -229,38 +243,44 @@ func (c *oauthCall) fail(err error) error {
 
 // RoundTrip sends req with the server's access token, and, on a 401 (or a
 // 403 insufficient_scope), refreshes or signs in and sends it once more.
-func (o *OAuth) RoundTrip(req *http.Request, next http.RoundTripper) (*http.Response, error) {
-	if req == nil || next == nil || o == nil || o.servers == nil {
+// It makes Auth an mcpservers.Auth. The server is req's URL: a connection
+// of package mcpservers uses [Auth.AuthorizeConnection] instead, which
+// knows the connection's URL and redacts the secrets.
+func (a *Auth) RoundTrip(req *http.Request, next http.RoundTripper) (*http.Response, error) {
+	if req == nil {
+		return a.roundTrip(req, next, "", nil)
+	}
+	return a.roundTrip(req, next, req.URL.String(), nil)
+}
+
+func (a *Auth) roundTrip(req *http.Request, next http.RoundTripper, serverURL string, learn func(...string)) (*http.Response, error) {
+	if req == nil || next == nil || a == nil || a.servers == nil {
 		if req != nil && req.Body != nil {
 			_ = req.Body.Close()
 		}
-		return nil, oauthErr("", "sign in", ErrInvalidUse, "make the OAuth with NewOAuth, and give RoundTrip a request and a RoundTripper")
+		return nil, newErr("", "sign in", ErrInvalidUse, "make the Auth with New, and give RoundTrip a request and a RoundTripper")
 	}
 	ctx := req.Context()
-	conn, _ := ctx.Value(authConnKey{}).(authConn)
-	if conn.url == "" {
-		conn.url = req.URL.String()
+	if learn == nil {
+		learn = func(...string) {}
 	}
-	if conn.learn == nil {
-		conn.learn = func(...string) {}
-	}
-	su, err := url.Parse(conn.url)
+	su, err := url.Parse(serverURL)
 	if err != nil || su.Host == "" {
 		if req.Body != nil {
 			_ = req.Body.Close()
 		}
-		return nil, oauthErr("", "sign in", ErrInvalidUse, "the server's URL cannot be parsed")
+		return nil, newErr("", "sign in", ErrInvalidUse, "the server's URL cannot be parsed")
 	}
-	c := &oauthCall{
-		key: serverKey(su), server: su, origin: printableOrigin(su), learn: conn.learn,
+	c := &flow{
+		key: serverKey(su), server: su, origin: weborigin.Printable(su), learn: learn,
 		hc: &http.Client{Transport: next, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
 	}
 	body, err := replayable(req)
 	if err != nil {
 		return nil, err
 	}
-	st := o.server(c.key)
-	creds, err := o.current(ctx, st, c)
+	st := a.server(c.key)
+	creds, err := a.current(ctx, st, c)
 	if err != nil {
 		return nil, c.fail(err)
 	}
@@ -280,7 +300,7 @@ func (o *OAuth) RoundTrip(req *http.Request, next http.RoundTripper) (*http.Resp
 		}
 		// Never nil: nil means a 401 to authorize.
 		stepUp = append([]string{}, union(creds.scopes(), strings.Fields(params["scope"]))...)
-		if !o.mayStepUp(st, stepUp) {
+		if !a.mayStepUp(st, stepUp) {
 			// Signed in for these scopes before, and refused still: the
 			// 403 stands, rather than a sign-in on every request.
 			return resp, nil
@@ -289,27 +309,21 @@ func (o *OAuth) RoundTrip(req *http.Request, next http.RoundTripper) (*http.Resp
 	// The answer is replaced by the retry's.
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	_ = resp.Body.Close()
-	creds, err = o.authorize(ctx, st, c, sent, params, stepUp)
-	// The server refused the request, so it did not act on it; what the
-	// sign-in sent went to the authorization server. A failure now is
-	// one to connect, not a call lost midway.
-	if w, ok := ctx.Value(writtenKey{}).(*atomic.Bool); ok {
-		w.Store(false)
-	}
+	creds, err = a.authorize(ctx, st, c, sent, params, stepUp)
 	if err != nil {
 		return nil, c.fail(err)
 	}
 	return send(req, next, creds.token(), body, false)
 }
 
-func (c *OAuthCredentials) token() string {
+func (c *Credentials) token() string {
 	if c == nil {
 		return ""
 	}
 	return c.AccessToken
 }
 
-func (c *OAuthCredentials) scopes() []string {
+func (c *Credentials) scopes() []string {
 	if c == nil {
 		return nil
 	}
@@ -370,9 +384,9 @@ func scopeSet(s []string) string {
 }
 
 // mayStepUp reports whether a step-up to scopes has not been tried yet.
-func (o *OAuth) mayStepUp(st *oauthServer, scopes []string) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
+func (a *Auth) mayStepUp(st *serverState, scopes []string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	return !st.stepped[scopeSet(scopes)]
 }
 
@@ -381,13 +395,13 @@ const refreshMargin = time.Minute
 
 // current returns the server's credentials, loaded from the store the
 // first time, refreshed when the access token is about to expire.
-func (o *OAuth) current(ctx context.Context, st *oauthServer, c *oauthCall) (*OAuthCredentials, error) {
+func (a *Auth) current(ctx context.Context, st *serverState, c *flow) (*Credentials, error) {
 	if err := st.acquire(ctx); err != nil {
 		return nil, err
 	}
 	defer st.release()
 	if !st.loaded {
-		creds, err := o.store.Load(ctx, c.key)
+		creds, err := a.store.Load(ctx, c.key)
 		if err != nil {
 			return nil, storeErr("loading the stored tokens failed", err)
 		}
@@ -406,14 +420,14 @@ func (o *OAuth) current(ctx context.Context, st *oauthServer, c *oauthCall) (*OA
 		}
 		return nil, nil // expired: the 401 signs in
 	}
-	fresh, err := o.refresh(ctx, c, cur)
+	fresh, err := a.refresh(ctx, c, cur)
 	if errors.Is(err, errRefreshRefused) {
-		return o.forget(ctx, st, c)
+		return a.forget(ctx, st, c)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := o.keep(ctx, st, c, fresh); err != nil {
+	if err := a.keep(ctx, st, c, fresh); err != nil {
 		return nil, err
 	}
 	return fresh.clone(), nil
@@ -421,20 +435,20 @@ func (o *OAuth) current(ctx context.Context, st *oauthServer, c *oauthCall) (*OA
 
 // forget drops the tokens a refused refresh leaves useless, keeping the
 // client registration.
-func (o *OAuth) forget(ctx context.Context, st *oauthServer, c *oauthCall) (*OAuthCredentials, error) {
+func (a *Auth) forget(ctx context.Context, st *serverState, c *flow) (*Credentials, error) {
 	kept := st.creds.clone()
 	kept.AccessToken, kept.RefreshToken, kept.Expiry = "", "", time.Time{}
-	if err := o.keep(ctx, st, c, kept); err != nil {
+	if err := a.keep(ctx, st, c, kept); err != nil {
 		return nil, err
 	}
 	return nil, nil
 }
 
 // keep makes creds the server's, in memory and in the store.
-func (o *OAuth) keep(ctx context.Context, st *oauthServer, c *oauthCall, creds *OAuthCredentials) error {
+func (a *Auth) keep(ctx context.Context, st *serverState, c *flow, creds *Credentials) error {
 	c.learn(creds.secrets()...)
 	st.creds = creds
-	if err := o.store.Save(ctx, c.key, creds.clone()); err != nil {
+	if err := a.store.Save(ctx, c.key, creds.clone()); err != nil {
 		return storeErr("saving the tokens failed", err)
 	}
 	return nil
@@ -446,17 +460,17 @@ type storeError struct{ msg string }
 
 func (e *storeError) Error() string { return e.msg }
 
-func storeErr(what string, err error) *OAuthError {
+func storeErr(what string, err error) *Error {
 	var se *storeError
 	if errors.As(err, &se) {
 		what += ": " + se.msg
 	}
-	return oauthErr("", "store", ErrOAuth, what, err)
+	return newErr("", "store", ErrAuthorization, what, err)
 }
 
 // authorize gets a token after the server refused sent: a token another
 // request got meanwhile, a refresh, or a sign-in.
-func (o *OAuth) authorize(ctx context.Context, st *oauthServer, c *oauthCall, sent string, params map[string]string, stepUp []string) (*OAuthCredentials, error) {
+func (a *Auth) authorize(ctx context.Context, st *serverState, c *flow, sent string, params map[string]string, stepUp []string) (*Credentials, error) {
 	if err := st.acquire(ctx); err != nil {
 		return nil, err
 	}
@@ -467,10 +481,10 @@ func (o *OAuth) authorize(ctx context.Context, st *oauthServer, c *oauthCall, se
 			return cur.clone(), nil // refreshed or signed in meanwhile
 		}
 		if cur != nil && cur.RefreshToken != "" && sent != "" {
-			fresh, err := o.refresh(ctx, c, cur)
+			fresh, err := a.refresh(ctx, c, cur)
 			switch {
 			case err == nil:
-				if err := o.keep(ctx, st, c, fresh); err != nil {
+				if err := a.keep(ctx, st, c, fresh); err != nil {
 					return nil, err
 				}
 				return fresh.clone(), nil
@@ -478,20 +492,20 @@ func (o *OAuth) authorize(ctx context.Context, st *oauthServer, c *oauthCall, se
 				return nil, err
 			}
 			// The refresh token is dead: keep none, whatever comes next.
-			if _, err := o.forget(ctx, st, c); err != nil {
+			if _, err := a.forget(ctx, st, c); err != nil {
 				return nil, err
 			}
 		}
 	} else {
-		o.mu.Lock()
+		a.mu.Lock()
 		st.stepped[scopeSet(stepUp)] = true
-		o.mu.Unlock()
+		a.mu.Unlock()
 	}
-	creds, err := o.signIn(ctx, st, c, params, stepUp, cur)
+	creds, err := a.signIn(ctx, st, c, params, stepUp, cur)
 	if err != nil {
 		return nil, err
 	}
-	if err := o.keep(ctx, st, c, creds); err != nil {
+	if err := a.keep(ctx, st, c, creds); err != nil {
 		return nil, err
 	}
 	return creds.clone(), nil
@@ -500,13 +514,13 @@ func (o *OAuth) authorize(ctx context.Context, st *oauthServer, c *oauthCall, se
 // signIn runs discovery, registration and the authorization code flow.
 // scopes, when not nil, are a step-up's; else they are chosen from the
 // challenge, then the resource metadata.
-func (o *OAuth) signIn(ctx context.Context, st *oauthServer, c *oauthCall, params map[string]string, scopes []string, prev *OAuthCredentials) (*OAuthCredentials, error) {
-	if o.cfg.Authorize == nil {
+func (a *Auth) signIn(ctx context.Context, st *serverState, c *flow, params map[string]string, scopes []string, prev *Credentials) (*Credentials, error) {
+	if a.cfg.Authorize == nil {
 		detail := "no stored token serves, and there is no way to ask the user"
-		if o.cfg.SignInHint != "" {
-			detail += ": " + o.cfg.SignInHint
+		if a.cfg.SignInHint != "" {
+			detail += ": " + a.cfg.SignInHint
 		}
-		return nil, oauthErr("", "sign in", ErrSignInRequired, detail)
+		return nil, newErr("", "sign in", ErrSignInRequired, detail)
 	}
 	found := st.found
 	if found == nil || params["resource_metadata"] != "" && params["resource_metadata"] != found.at {
@@ -527,7 +541,7 @@ func (o *OAuth) signIn(ctx context.Context, st *oauthServer, c *oauthCall, param
 			scopes = slices.Clone(prm.ScopesSupported)
 		}
 	}
-	cl, err := o.chooseClient(ctx, c.hc, md, prev, c.learn)
+	cl, err := a.chooseClient(ctx, c.hc, md, prev, c.learn)
 	if err != nil {
 		return nil, err
 	}
@@ -535,33 +549,33 @@ func (o *OAuth) signIn(ctx context.Context, st *oauthServer, c *oauthCall, param
 		ClientID:     cl.id,
 		ClientSecret: cl.secret,
 		Endpoint:     oauth2.Endpoint{AuthURL: md.AuthorizationEndpoint, TokenURL: md.TokenEndpoint, AuthStyle: authStyle(cl.method)},
-		RedirectURL:  o.cfg.RedirectURL,
+		RedirectURL:  a.cfg.RedirectURL,
 		Scopes:       scopes,
 	}
 	verifier := oauth2.GenerateVerifier()
 	state := rand.Text()
 	c.learn(verifier, cl.secret)
 	authURL := conf.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", resource))
-	back, err := o.cfg.Authorize(ctx, authURL)
+	back, err := a.cfg.Authorize(ctx, authURL)
 	if err != nil {
-		return nil, oauthErr("", "sign in", ErrOAuth, "the Authorize func failed", err)
+		return nil, newErr("", "sign in", ErrAuthorization, "the Authorize func failed", err)
 	}
 	if back == nil {
-		return nil, oauthErr("", "sign in", ErrOAuth, "the Authorize func returned no redirect URL")
+		return nil, newErr("", "sign in", ErrAuthorization, "the Authorize func returned no redirect URL")
 	}
 	q := back.Query()
 	if e := q.Get("error"); e != "" {
-		return nil, oauthErr("", "sign in", ErrOAuth, "the authorization server refused: "+orWord(safeCode(e), "an error"))
+		return nil, newErr("", "sign in", ErrAuthorization, "the authorization server refused: "+orWord(safeCode(e), "an error"))
 	}
 	if q.Get("state") != state {
-		return nil, oauthErr("", "sign in", ErrOAuth, "the redirect's state is not the request's (a forged or stale redirect): refused")
+		return nil, newErr("", "sign in", ErrAuthorization, "the redirect's state is not the request's (a forged or stale redirect): refused")
 	}
 	if iss := q.Get("iss"); (iss != "" || md.IssParameterSupported) && strings.TrimSuffix(iss, "/") != strings.TrimSuffix(md.Issuer, "/") {
-		return nil, oauthErr("", "sign in", ErrOAuth, "the redirect's iss is not the authorization server's issuer (RFC 9207): refused")
+		return nil, newErr("", "sign in", ErrAuthorization, "the redirect's iss is not the authorization server's issuer (RFC 9207): refused")
 	}
 	code := q.Get("code")
 	if code == "" {
-		return nil, oauthErr("", "sign in", ErrOAuth, "the redirect holds no authorization code")
+		return nil, newErr("", "sign in", ErrAuthorization, "the redirect holds no authorization code")
 	}
 	c.learn(code)
 	tok, err := conf.Exchange(context.WithValue(ctx, oauth2.HTTPClient, c.hc), code,
@@ -574,8 +588,8 @@ func (o *OAuth) signIn(ctx context.Context, st *oauthServer, c *oauthCall, param
 		return nil, err
 	}
 	creds.Server, creds.Resource, creds.Issuer, creds.TokenURL = c.key, resource, md.Issuer, md.TokenEndpoint
-	creds.ClientID, creds.ClientSecret, creds.AuthMethod, creds.RedirectURL = cl.id, cl.secret, cl.method, o.cfg.RedirectURL
-	if cl.id == o.cfg.ClientMetadataURL {
+	creds.ClientID, creds.ClientSecret, creds.AuthMethod, creds.RedirectURL = cl.id, cl.secret, cl.method, a.cfg.RedirectURL
+	if cl.id == a.cfg.ClientMetadataURL {
 		creds.ClientMetadataURL = cl.id
 	}
 	c.learn(creds.secrets()...)
@@ -584,7 +598,7 @@ func (o *OAuth) signIn(ctx context.Context, st *oauthServer, c *oauthCall, param
 
 // discover finds the server's resource metadata and its authorization
 // server's metadata.
-func discover(ctx context.Context, c *oauthCall, params map[string]string) (*discovered, error) {
+func discover(ctx context.Context, c *flow, params map[string]string) (*discovered, error) {
 	prm, err := discoverResource(ctx, c.hc, c.server, params)
 	if err != nil {
 		return nil, discoverErr(ctx, err)
@@ -610,11 +624,11 @@ func orWord(s, w string) string {
 }
 
 func discoverErr(ctx context.Context, err error) error {
-	var oe *OAuthError
+	var oe *Error
 	if errors.As(err, &oe) {
 		return err
 	}
-	return oauthErr("", "discover", ErrOAuth, "discovering the authorization server was cut short", ctx.Err())
+	return newErr("", "discover", ErrAuthorization, "discovering the authorization server was cut short", ctx.Err())
 }
 
 func authStyle(method string) oauth2.AuthStyle {
@@ -625,14 +639,14 @@ func authStyle(method string) oauth2.AuthStyle {
 }
 
 // credentials checks a token response and makes credentials of it.
-func credentials(tok *oauth2.Token, requested []string) (*OAuthCredentials, error) {
+func credentials(tok *oauth2.Token, requested []string) (*Credentials, error) {
 	if tok.AccessToken == "" {
-		return nil, oauthErr("", "token", ErrOAuth, "the token response has no access_token")
+		return nil, newErr("", "token", ErrAuthorization, "the token response has no access_token")
 	}
 	if !strings.EqualFold(tok.Type(), "bearer") {
-		return nil, oauthErr("", "token", ErrOAuth, "the token is not a Bearer token")
+		return nil, newErr("", "token", ErrAuthorization, "the token is not a Bearer token")
 	}
-	c := &OAuthCredentials{AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry, Scopes: requested}
+	c := &Credentials{AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry, Scopes: requested}
 	if s, ok := tok.Extra("scope").(string); ok && s != "" {
 		c.Scopes = strings.Fields(s)
 	}
@@ -645,7 +659,7 @@ var errRefreshRefused = errors.New("the refresh token was refused")
 
 // refresh gets a new access token with cur's refresh token, sending the
 // resource parameter as every token request must.
-func (o *OAuth) refresh(ctx context.Context, c *oauthCall, cur *OAuthCredentials) (*OAuthCredentials, error) {
+func (a *Auth) refresh(ctx context.Context, c *flow, cur *Credentials) (*Credentials, error) {
 	conf := &oauth2.Config{
 		ClientID:     cur.ClientID,
 		ClientSecret: cur.ClientSecret,
@@ -679,15 +693,15 @@ func (o *OAuth) refresh(ctx context.Context, c *oauthCall, cur *OAuthCredentials
 
 // tokenErr describes a token endpoint failure by status and error code,
 // never by x/oauth2's text, which quotes the response body.
-func tokenErr(ctx context.Context, op, what string, err error) *OAuthError {
+func tokenErr(ctx context.Context, op, what string, err error) *Error {
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) && re.Response != nil {
-		return oauthErr("", op, ErrOAuth, what+": the token endpoint answered "+statusText(re.Response.StatusCode, re.ErrorCode))
+		return newErr("", op, ErrAuthorization, what+": the token endpoint answered "+statusText(re.Response.StatusCode, re.ErrorCode))
 	}
 	if ctx.Err() != nil {
-		return oauthErr("", op, ErrOAuth, what+": cut short", ctx.Err())
+		return newErr("", op, ErrAuthorization, what+": cut short", ctx.Err())
 	}
-	return oauthErr("", op, ErrOAuth, what+": the token endpoint could not be reached or its answer read")
+	return newErr("", op, ErrAuthorization, what+": the token endpoint could not be reached or its answer read")
 }
 
 // resourceParam adds the RFC 8707 resource parameter to a token request

@@ -1,4 +1,4 @@
-package mcpservers
+package oauth
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -18,19 +19,19 @@ import (
 	"time"
 
 	"github.com/guardian-agent/guardian-go/definition"
+	"github.com/guardian-agent/guardian-go/internal/lockedbuffer"
 	"github.com/guardian-agent/guardian-go/internal/oauthtest"
+	"github.com/guardian-agent/guardian-go/mcpservers"
 )
 
-// The tests below run a real authorization server and a real MCP server
-// (mcp-go's streamable HTTP server behind a bearer check) on loopback, from
-// internal/oauthtest. The user's browser is played by FollowRedirect: it
-// loads the authorization URL and reads the redirect, as a browser would
-// before landing on the redirect URL.
+// The user's browser is played by FollowRedirect: it loads the
+// authorization URL and reads the redirect, as a browser would before
+// landing on the redirect URL.
 
 const testRedirect = "http://127.0.0.1:9/callback"
 
 // signIn is an OAuth whose user approves at once, counting sign-ins.
-func signIn(t testing.TB, cfg OAuthConfig, count *atomic.Int32) *OAuth {
+func signIn(t testing.TB, cfg Config, count *atomic.Int32) *Auth {
 	t.Helper()
 	cfg.Authorize = func(ctx context.Context, authURL string) (*url.URL, error) {
 		if count != nil {
@@ -39,15 +40,11 @@ func signIn(t testing.TB, cfg OAuthConfig, count *atomic.Int32) *OAuth {
 		return oauthtest.FollowRedirect(ctx, authURL)
 	}
 	cfg.RedirectURL = testRedirect
-	o, err := NewOAuth(cfg)
+	o, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return o
-}
-
-func protectedClient(t testing.TB, srv *oauthtest.Servers, a Auth) *Client {
-	return newClient(t, map[string]Connection{"protected": StreamableHTTP{URL: srv.MCP, Auth: a}}, nil)
 }
 
 // TestOAuthSignsIn: the whole flow against a 2025-11-25 server, and what
@@ -56,7 +53,7 @@ func protectedClient(t testing.TB, srv *oauthtest.Servers, a Auth) *Client {
 func TestOAuthSignsIn(t *testing.T) {
 	srv := oauthtest.Start(t, oauthtest.Options{ChallengeScope: "mcp:read"})
 	var n atomic.Int32
-	c := protectedClient(t, srv, signIn(t, OAuthConfig{}, &n))
+	c := protectedClient(t, srv, signIn(t, Config{}, &n))
 	tools := loadTools(t, c, "protected")
 	if _, ok := tools["whoami"]; !ok {
 		t.Fatalf("tools = %v, want whoami", tools)
@@ -114,7 +111,7 @@ func TestOAuthDiscovery(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := oauthtest.Start(t, tc.opts)
-			c := protectedClient(t, srv, signIn(t, OAuthConfig{}, nil))
+			c := protectedClient(t, srv, signIn(t, Config{}, nil))
 			tools := loadTools(t, c, "protected")
 			if r := call(t, tools["whoami"], nil); r.Text() != "signed in" {
 				t.Fatalf("whoami = %q", r.Text())
@@ -153,7 +150,7 @@ func TestOAuthScopes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := oauthtest.Start(t, tc.opts)
-			loadTools(t, protectedClient(t, srv, signIn(t, OAuthConfig{}, nil)), "protected")
+			loadTools(t, protectedClient(t, srv, signIn(t, Config{}, nil)), "protected")
 			_, auths, _, _ := srv.Snapshot()
 			if len(auths) != 1 || auths[0].Get("scope") != tc.want || (tc.want == "" && auths[0].Has("scope")) {
 				t.Errorf("authorization requests %v, want scope %q", auths, tc.want)
@@ -170,21 +167,21 @@ func TestOAuthClients(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		opts       oauthtest.Options
-		cfg        OAuthConfig
+		cfg        Config
 		wantClient string // "" for a registered one
 		wantMethod string
 		wantRegs   int
 	}{
-		{"dcr none", oauthtest.Options{}, OAuthConfig{}, "", "none", 1},
-		{"dcr basic", oauthtest.Options{AuthMethods: []string{"client_secret_basic"}}, OAuthConfig{}, "", "client_secret_basic", 1},
-		{"dcr post", oauthtest.Options{AuthMethods: []string{"client_secret_post"}}, OAuthConfig{}, "", "client_secret_post", 1},
+		{"dcr none", oauthtest.Options{}, Config{}, "", "none", 1},
+		{"dcr basic", oauthtest.Options{AuthMethods: []string{"client_secret_basic"}}, Config{}, "", "client_secret_basic", 1},
+		{"dcr post", oauthtest.Options{AuthMethods: []string{"client_secret_post"}}, Config{}, "", "client_secret_post", 1},
 		{"pre-registered basic", oauthtest.Options{RegisteredID: "pre-1", RegisteredSecret: regSecret, AuthMethods: []string{"client_secret_basic", "client_secret_post"}},
-			OAuthConfig{ClientID: "pre-1", ClientSecret: regSecret}, "pre-1", "client_secret_basic", 0},
+			Config{ClientID: "pre-1", ClientSecret: regSecret}, "pre-1", "client_secret_basic", 0},
 		{"pre-registered post", oauthtest.Options{RegisteredID: "pre-1", RegisteredSecret: regSecret, AuthMethods: []string{"client_secret_post"}},
-			OAuthConfig{ClientID: "pre-1", ClientSecret: regSecret}, "pre-1", "client_secret_post", 0},
-		{"pre-registered public", oauthtest.Options{RegisteredID: "pre-1"}, OAuthConfig{ClientID: "pre-1"}, "pre-1", "none", 0},
-		{"cimd when supported", oauthtest.Options{CIMD: true}, OAuthConfig{ClientMetadataURL: cimd}, cimd, "none", 0},
-		{"dcr when cimd is not supported", oauthtest.Options{}, OAuthConfig{ClientMetadataURL: cimd}, "", "none", 1},
+			Config{ClientID: "pre-1", ClientSecret: regSecret}, "pre-1", "client_secret_post", 0},
+		{"pre-registered public", oauthtest.Options{RegisteredID: "pre-1"}, Config{ClientID: "pre-1"}, "pre-1", "none", 0},
+		{"cimd when supported", oauthtest.Options{CIMD: true}, Config{ClientMetadataURL: cimd}, cimd, "none", 0},
+		{"dcr when cimd is not supported", oauthtest.Options{}, Config{ClientMetadataURL: cimd}, "", "none", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := oauthtest.Start(t, tc.opts)
@@ -209,28 +206,28 @@ func TestOAuthClients(t *testing.T) {
 		// status and code, and holds neither the secret nor the code.
 		srv := oauthtest.Start(t, oauthtest.Options{RegisteredID: "pre-1", RegisteredSecret: regSecret, AuthMethods: []string{"client_secret_basic"}})
 		wrong := fakeSecret(t, "wrong_")
-		_, err := protectedClient(t, srv, signIn(t, OAuthConfig{ClientID: "pre-1", ClientSecret: wrong}, nil)).Tools(testCtx(t), "protected")
-		if !errors.Is(err, ErrOAuth) || !strings.Contains(err.Error(), "HTTP 401 (invalid_client)") {
-			t.Fatalf("err = %v, want ErrOAuth with the token endpoint's status and code", err)
+		_, err := protectedClient(t, srv, signIn(t, Config{ClientID: "pre-1", ClientSecret: wrong}, nil)).Tools(testCtx(t), "protected")
+		if !errors.Is(err, ErrAuthorization) || !strings.Contains(err.Error(), "HTTP 401 (invalid_client)") {
+			t.Fatalf("err = %v, want ErrAuthorization with the token endpoint's status and code", err)
 		}
 		assertNoSecrets(t, err.Error(), append(srv.Seen(), wrong, regSecret)...)
-		var oe *OAuthError
+		var oe *Error
 		if errors.As(err, &oe) {
 			assertNoSecrets(t, oe.Error(), append(srv.Seen(), wrong)...)
 		}
 	})
 	t.Run("no way to register", func(t *testing.T) {
 		srv := oauthtest.Start(t, oauthtest.Options{NoDCR: true})
-		_, err := protectedClient(t, srv, signIn(t, OAuthConfig{}, nil)).Tools(testCtx(t), "protected")
-		wantKind(t, err, ErrConnect, "protected")
-		if !errors.Is(err, ErrOAuth) || !strings.Contains(err.Error(), "pre-registered client ID") {
-			t.Errorf("err = %v, want ErrOAuth saying to configure a client ID", err)
+		_, err := protectedClient(t, srv, signIn(t, Config{}, nil)).Tools(testCtx(t), "protected")
+		wantKind(t, err, mcpservers.ErrConnect, "protected")
+		if !errors.Is(err, ErrAuthorization) || !strings.Contains(err.Error(), "pre-registered client ID") {
+			t.Errorf("err = %v, want ErrAuthorization saying to configure a client ID", err)
 		}
 	})
 }
 
 // TestOAuthRefusesMetadata: metadata the spec says not to use is refused
-// with an ErrOAuthMetadata error naming the server, before anything is
+// with an ErrMetadata error naming the server, before anything is
 // sent to the authorization server, and no secret is in the error.
 func TestOAuthRefusesMetadata(t *testing.T) {
 	for _, tc := range []struct {
@@ -248,11 +245,11 @@ func TestOAuthRefusesMetadata(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := oauthtest.Start(t, tc.opts)
 			var n atomic.Int32
-			_, err := protectedClient(t, srv, signIn(t, OAuthConfig{}, &n)).Tools(testCtx(t), "protected")
-			wantKind(t, err, ErrConnect, "protected")
-			var oe *OAuthError
-			if !errors.Is(err, ErrOAuthMetadata) || !errors.As(err, &oe) {
-				t.Fatalf("err = %v, want an *OAuthError of ErrOAuthMetadata", err)
+			_, err := protectedClient(t, srv, signIn(t, Config{}, &n)).Tools(testCtx(t), "protected")
+			wantKind(t, err, mcpservers.ErrConnect, "protected")
+			var oe *Error
+			if !errors.Is(err, ErrMetadata) || !errors.As(err, &oe) {
+				t.Fatalf("err = %v, want an *Error of ErrMetadata", err)
 			}
 			u, _ := url.Parse(srv.MCP)
 			if oe.Server != "http://"+u.Host || !strings.Contains(err.Error(), oe.Server) || !strings.Contains(err.Error(), tc.want) {
@@ -271,7 +268,7 @@ func TestOAuthRefusesMetadata(t *testing.T) {
 // the wrong iss is refused; the code it carries is in no error.
 func TestOAuthRefusesRedirect(t *testing.T) {
 	srv := oauthtest.Start(t, oauthtest.Options{})
-	forged, err := NewOAuth(OAuthConfig{RedirectURL: testRedirect, Authorize: func(ctx context.Context, authURL string) (*url.URL, error) {
+	forged, err := New(Config{RedirectURL: testRedirect, Authorize: func(ctx context.Context, authURL string) (*url.URL, error) {
 		u, err := oauthtest.FollowRedirect(ctx, authURL)
 		if err != nil {
 			return nil, err
@@ -285,8 +282,8 @@ func TestOAuthRefusesRedirect(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = protectedClient(t, srv, forged).Tools(testCtx(t), "protected")
-	if !errors.Is(err, ErrOAuth) || !strings.Contains(err.Error(), "state") {
-		t.Errorf("forged state: err = %v, want ErrOAuth about the state", err)
+	if !errors.Is(err, ErrAuthorization) || !strings.Contains(err.Error(), "state") {
+		t.Errorf("forged state: err = %v, want ErrAuthorization about the state", err)
 	}
 	assertNoSecrets(t, err.Error(), srv.Seen()...)
 	if _, _, toks, _ := srv.Snapshot(); len(toks) != 0 {
@@ -303,16 +300,16 @@ func TestOAuthRefusesRedirect(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := oauthtest.Start(t, tc.opts)
-			_, err := protectedClient(t, srv, signIn(t, OAuthConfig{}, nil)).Tools(testCtx(t), "protected")
-			if !errors.Is(err, ErrOAuth) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("err = %v, want ErrOAuth saying %q", err, tc.want)
+			_, err := protectedClient(t, srv, signIn(t, Config{}, nil)).Tools(testCtx(t), "protected")
+			if !errors.Is(err, ErrAuthorization) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want ErrAuthorization saying %q", err, tc.want)
 			}
 			assertNoSecrets(t, err.Error(), srv.Seen()...)
 		})
 	}
 	t.Run("iss checked", func(t *testing.T) {
 		srv := oauthtest.Start(t, oauthtest.Options{Iss: true})
-		loadTools(t, protectedClient(t, srv, signIn(t, OAuthConfig{}, nil)), "protected")
+		loadTools(t, protectedClient(t, srv, signIn(t, Config{}, nil)), "protected")
 	})
 }
 
@@ -322,7 +319,7 @@ func TestOAuthRefusesRedirect(t *testing.T) {
 func TestOAuthStepUp(t *testing.T) {
 	srv := oauthtest.Start(t, oauthtest.Options{ChallengeScope: "mcp:read", CallScopes: []string{"mcp:read", "mcp:write"}})
 	var n atomic.Int32
-	tools := loadTools(t, protectedClient(t, srv, signIn(t, OAuthConfig{}, &n)), "protected")
+	tools := loadTools(t, protectedClient(t, srv, signIn(t, Config{}, &n)), "protected")
 	if r := call(t, tools["whoami"], nil); r.Text() != "signed in" {
 		t.Fatalf("whoami = %q", r.Text())
 	}
@@ -343,7 +340,7 @@ func TestOAuthStepUp(t *testing.T) {
 func TestOAuthStepUpOnce(t *testing.T) {
 	srv := oauthtest.Start(t, oauthtest.Options{CallScopes: []string{"mcp:write"}})
 	var n atomic.Int32
-	o := signIn(t, OAuthConfig{}, &n)
+	o := signIn(t, Config{}, &n)
 	tools := loadTools(t, protectedClient(t, srv, o), "protected")
 	// Strip the scope the server would grant: sign-ins now drop scopes.
 	o.cfg.Authorize = func(ctx context.Context, authURL string) (*url.URL, error) {
@@ -371,7 +368,7 @@ func TestOAuthStepUpOnce(t *testing.T) {
 func TestOAuthRefresh(t *testing.T) {
 	srv := oauthtest.Start(t, oauthtest.Options{TokenTTL: 30 * time.Second})
 	var n atomic.Int32
-	tools := loadTools(t, protectedClient(t, srv, signIn(t, OAuthConfig{}, &n)), "protected")
+	tools := loadTools(t, protectedClient(t, srv, signIn(t, Config{}, &n)), "protected")
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for range 8 {
@@ -417,30 +414,30 @@ func TestOAuthNoPrompt(t *testing.T) {
 	srv := oauthtest.Start(t, oauthtest.Options{})
 	store := FileTokenStore{Dir: filepath.Join(t.TempDir(), "tokens")}
 
-	headless, err := NewOAuth(OAuthConfig{Store: store})
+	headless, err := New(Config{Store: store})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = protectedClient(t, srv, headless).Tools(testCtx(t), "protected")
-	wantKind(t, err, ErrConnect, "protected")
+	wantKind(t, err, mcpservers.ErrConnect, "protected")
 	if !errors.Is(err, ErrSignInRequired) {
 		t.Fatalf("err = %v, want ErrSignInRequired", err)
 	}
 
 	// Sign in once, storing the tokens; then a headless OAuth uses them.
-	loadTools(t, protectedClient(t, srv, signIn(t, OAuthConfig{Store: store}, nil)), "protected")
-	headless, _ = NewOAuth(OAuthConfig{Store: store})
+	loadTools(t, protectedClient(t, srv, signIn(t, Config{Store: store}, nil)), "protected")
+	headless, _ = New(Config{Store: store})
 	tools := loadTools(t, protectedClient(t, srv, headless), "protected")
 	call(t, tools["whoami"], nil)
 
 	// Access token revoked: the stored refresh token serves.
 	srv.Revoke()
-	headless, _ = NewOAuth(OAuthConfig{Store: store})
+	headless, _ = New(Config{Store: store})
 	loadTools(t, protectedClient(t, srv, headless), "protected")
 
 	// Both revoked: sign-in required, and the store keeps no dead token.
 	srv.RevokeRefresh()
-	headless, _ = NewOAuth(OAuthConfig{Store: store})
+	headless, _ = New(Config{Store: store})
 	_, err = protectedClient(t, srv, headless).Tools(testCtx(t), "protected")
 	if !errors.Is(err, ErrSignInRequired) {
 		t.Fatalf("err = %v, want ErrSignInRequired", err)
@@ -457,9 +454,9 @@ func TestOAuthNoPrompt(t *testing.T) {
 // redacted from the tool's result; the flow's errors hold none either.
 func TestOAuthRedactsSecrets(t *testing.T) {
 	srv := oauthtest.Start(t, oauthtest.Options{Leak: true, AuthMethods: []string{"client_secret_post"}, TokenTTL: 30 * time.Second})
-	tools := loadTools(t, protectedClient(t, srv, signIn(t, OAuthConfig{}, nil)), "protected")
+	tools := loadTools(t, protectedClient(t, srv, signIn(t, Config{}, nil)), "protected")
 	_, err := tools["leak"].Call(testCtx(t), nil)
-	var rpc *RPCError
+	var rpc *mcpservers.RPCError
 	if !errors.As(err, &rpc) {
 		t.Fatalf("leak: err = %v, want the server's JSON-RPC error", err)
 	}
@@ -480,21 +477,12 @@ func TestOAuthRedactsSecrets(t *testing.T) {
 	assertNoSecrets(t, err.Error(), seen...)
 }
 
-func assertNoSecrets(t *testing.T, text string, secrets ...string) {
-	t.Helper()
-	for _, s := range secrets {
-		if s != "" && strings.Contains(text, s) {
-			t.Errorf("text holds a secret of the flow (%d bytes, starting %q)", len(s), s[:min(3, len(s))])
-		}
-	}
-}
-
 // TestOAuthRecordsUserCode: a tool's record holds the user's Authorize
 // func and Store as its auth code, never the OAuth (library code).
 func TestOAuthRecordsUserCode(t *testing.T) {
 	srv := oauthtest.Start(t, oauthtest.Options{})
 	store := &userStore{}
-	o := signIn(t, OAuthConfig{Store: store}, nil)
+	o := signIn(t, Config{Store: store}, nil)
 	tools := loadTools(t, protectedClient(t, srv, o), "protected")
 	rec := tools["whoami"].MCPRecord()
 	var got []any
@@ -506,20 +494,20 @@ func TestOAuthRecordsUserCode(t *testing.T) {
 	if len(got) != 2 || fmt.Sprintf("%p", got[0]) != fmt.Sprintf("%p", o.cfg.Authorize) || got[1] != any(store) {
 		t.Errorf("auth code = %#v, want the Authorize func and the Store", got)
 	}
-	// Library code only (the default store, a FileTokenStore, a
-	// BrowserSignIn): no code at all.
-	b, err := NewBrowserSignIn(BrowserOptions{})
-	if err != nil {
-		t.Fatal(err)
+	// The func, not an AuthorizeFunc: this package's type would put its
+	// record (library code) in the user's fingerprint.
+	if len(got) > 0 && reflect.TypeOf(got[0]).Name() != "" {
+		t.Errorf("the Authorize func is recorded as a %v, want a func of unnamed type", reflect.TypeOf(got[0]))
 	}
-	defer b.Close()
-	for _, cfg := range []OAuthConfig{{}, {Store: FileTokenStore{Dir: t.TempDir()}}, {Browser: b, Store: &MemoryTokenStore{}}} {
-		o, err := NewOAuth(cfg)
+	// Library code only (the default store, a FileTokenStore): no code
+	// at all. (A BrowserSignIn's record is checked by TestBrowserSignIn.)
+	for _, cfg := range []Config{{}, {Store: FileTokenStore{Dir: t.TempDir()}}, {Store: &FileTokenStore{Dir: t.TempDir()}}} {
+		o, err := New(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if code := authCode(o); len(code) != 0 {
-			t.Errorf("authCode(OAuth of library code) = %v, want none", code)
+		if code := o.UserCode(); len(code) != 0 {
+			t.Errorf("UserCode(an Auth of library code) = %v, want none", code)
 		}
 	}
 }
@@ -533,7 +521,7 @@ func TestFileTokenStore(t *testing.T) {
 	ctx := testCtx(t)
 	s := FileTokenStore{Dir: filepath.Join(t.TempDir(), "g", "tokens")}
 	tok := fakeSecret(t, "at_")
-	c := &OAuthCredentials{Server: "https://a.example/mcp", AccessToken: tok, RefreshToken: fakeSecret(t, "rt_"), Expiry: time.Now().Add(time.Hour).Round(0)}
+	c := &Credentials{Server: "https://a.example/mcp", AccessToken: tok, RefreshToken: fakeSecret(t, "rt_"), Expiry: time.Now().Add(time.Hour).Round(0)}
 	if err := s.Save(ctx, c.Server, c); err != nil {
 		t.Fatal(err)
 	}
@@ -573,11 +561,11 @@ func TestFileTokenStore(t *testing.T) {
 	}
 }
 
-// TestNewOAuthChecks: bad configurations are ErrInvalidUse errors.
-func TestNewOAuthChecks(t *testing.T) {
+// TestNewChecks: bad configurations are ErrInvalidUse errors.
+func TestNewChecks(t *testing.T) {
 	auth := func(context.Context, string) (*url.URL, error) { return nil, nil }
 	var nilStore *MemoryTokenStore
-	for _, cfg := range []OAuthConfig{
+	for _, cfg := range []Config{
 		{Authorize: auth},
 		{Authorize: auth, RedirectURL: "/callback"},
 		{ClientSecret: "x"},
@@ -585,11 +573,11 @@ func TestNewOAuthChecks(t *testing.T) {
 		{ClientMetadataURL: "https://a.example/"},
 		{Store: nilStore},
 	} {
-		if _, err := NewOAuth(cfg); !errors.Is(err, ErrInvalidUse) {
-			t.Errorf("NewOAuth(%+v) = %v, want ErrInvalidUse", cfg, err)
+		if _, err := New(cfg); !errors.Is(err, ErrInvalidUse) {
+			t.Errorf("New(%+v) = %v, want ErrInvalidUse", cfg, err)
 		}
 	}
-	var zero OAuth
+	var zero Auth
 	if _, err := zero.RoundTrip(nil, nil); !errors.Is(err, ErrInvalidUse) {
 		t.Errorf("zero OAuth: %v", err)
 	}
@@ -630,19 +618,6 @@ func FuzzParseChallenges(f *testing.F) {
 	})
 }
 
-// browserEnv makes the test binary a browser: it loads the URL it is
-// given, following every redirect (to the BrowserSignIn's callback).
-const browserEnv = "MCPSERVERS_TEST_BROWSER"
-
-func runTestBrowser(u string) int {
-	resp, err := http.Get(u)
-	if err != nil {
-		return 1
-	}
-	_ = resp.Body.Close()
-	return 0
-}
-
 // TestBrowserSignIn: the whole sign-in through a BrowserSignIn, whose
 // "browser" is this test binary run as a command (env sets browserEnv): it
 // loads the authorization URL and follows the redirects, through the
@@ -652,7 +627,7 @@ func TestBrowserSignIn(t *testing.T) {
 		t.Skip("the browser command is run through env(1)")
 	}
 	srv := oauthtest.Start(t, oauthtest.Options{})
-	var out syncBuffer
+	var out lockedbuffer.Buffer
 	b, err := NewBrowserSignIn(BrowserOptions{Out: &out, Command: []string{"env", browserEnv + "=1", testBinary()}})
 	if err != nil {
 		t.Fatal(err)
@@ -661,12 +636,17 @@ func TestBrowserSignIn(t *testing.T) {
 	if !strings.HasPrefix(b.RedirectURL(), "http://127.0.0.1:") {
 		t.Errorf("RedirectURL = %q", b.RedirectURL())
 	}
-	o, err := NewOAuth(OAuthConfig{Browser: b})
+	o, err := New(Config{Browser: b})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tools := loadTools(t, protectedClient(t, srv, o), "protected")
 	call(t, tools["whoami"], nil)
+	for _, c := range tools["whoami"].MCPRecord().Code {
+		if c.Role == definition.RoleAuth {
+			t.Errorf("the record of a tool whose Auth is library code (a BrowserSignIn, the default store) has auth code %#v", c.Value)
+		}
+	}
 	if !strings.Contains(out.String(), "If it does not open, visit:\n  http://") || !strings.Contains(out.String(), "Signed in to") {
 		t.Errorf("printed %q", out.String())
 	}
@@ -707,7 +687,7 @@ func FuzzDecodeStrict(f *testing.F) {
 func TestOAuthOneRefreshAtATime(t *testing.T) {
 	srv := oauthtest.Start(t, oauthtest.Options{})
 	store := &MemoryTokenStore{}
-	loadTools(t, protectedClient(t, srv, signIn(t, OAuthConfig{Store: store}, nil)), "protected")
+	loadTools(t, protectedClient(t, srv, signIn(t, Config{Store: store}, nil)), "protected")
 	ctx := testCtx(t)
 	c, err := store.Load(ctx, srv.MCP)
 	if err != nil || c == nil {
@@ -717,7 +697,7 @@ func TestOAuthOneRefreshAtATime(t *testing.T) {
 	if err := store.Save(ctx, srv.MCP, c); err != nil {
 		t.Fatal(err)
 	}
-	o, err := NewOAuth(OAuthConfig{Store: store})
+	o, err := New(Config{Store: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -765,8 +745,8 @@ func TestOAuthOneRefreshAtATime(t *testing.T) {
 func TestOAuthOther403(t *testing.T) {
 	srv := oauthtest.Start(t, oauthtest.Options{})
 	var n atomic.Int32
-	o := signIn(t, OAuthConfig{}, &n)
-	forbidden := AuthFunc(func(req *http.Request, next http.RoundTripper) (*http.Response, error) {
+	o := signIn(t, Config{}, &n)
+	forbidden := mcpservers.AuthFunc(func(req *http.Request, next http.RoundTripper) (*http.Response, error) {
 		return o.RoundTrip(req, roundTripFunc(func(r *http.Request) (*http.Response, error) {
 			resp, err := next.RoundTrip(r)
 			if err == nil && r.Header.Get("Authorization") != "" && isMethod(r, "tools/list") {
@@ -814,18 +794,22 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 func BenchmarkOAuthCall(b *testing.B) {
 	srv := oauthtest.Start(b, oauthtest.Options{})
 	store := &MemoryTokenStore{}
-	o := signIn(b, OAuthConfig{Store: store}, nil)
+	o := signIn(b, Config{Store: store}, nil)
 	oauthTools := loadTools(b, protectedClient(b, srv, o), "protected")
 	creds, err := store.Load(context.Background(), srv.MCP)
 	if err != nil || creds == nil {
 		b.Fatal("no stored token")
 	}
-	plain := newClient(b, map[string]Connection{"protected": StreamableHTTP{URL: srv.MCP,
+	plain, err := mcpservers.NewClient(map[string]mcpservers.Connection{"protected": mcpservers.StreamableHTTP{URL: srv.MCP,
 		Headers: map[string]string{"Authorization": "Bearer " + creds.AccessToken}}}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer plain.Close()
 	headerTools := loadTools(b, plain, "protected")
 	for _, bc := range []struct {
 		name string
-		tool *Tool
+		tool *mcpservers.Tool
 	}{{"oauth", oauthTools["whoami"]}, {"header", headerTools["whoami"]}} {
 		b.Run(bc.name, func(b *testing.B) {
 			ctx := context.Background()
@@ -835,5 +819,22 @@ func BenchmarkOAuthCall(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestOAuthCallSignInFails: a call whose step-up sign-in fails was refused
+// by the server (403) and so never ran: it fails as a connect does
+// (mcpservers.ErrConnect), not as a call lost midway
+// (ErrConnectionLost), though the sign-in sent requests of its own.
+func TestOAuthCallSignInFails(t *testing.T) {
+	srv := oauthtest.Start(t, oauthtest.Options{CallScopes: []string{"mcp:write"}})
+	o := signIn(t, Config{}, nil)
+	tools := loadTools(t, protectedClient(t, srv, o), "protected")
+	refuse := errors.New("the user closed the browser")
+	o.cfg.Authorize = func(context.Context, string) (*url.URL, error) { return nil, refuse }
+	_, err := tools["whoami"].Call(testCtx(t), nil)
+	wantKind(t, err, mcpservers.ErrConnect, "protected")
+	if !errors.Is(err, ErrAuthorization) || !errors.Is(err, refuse) || errors.Is(err, mcpservers.ErrConnectionLost) {
+		t.Errorf("err = %v, want ErrAuthorization with the Authorize func's error, not ErrConnectionLost", err)
 	}
 }

@@ -1,4 +1,4 @@
-package mcpservers
+package oauth
 
 import (
 	"context"
@@ -12,13 +12,15 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/guardian-agent/guardian-go/internal/weborigin"
 )
 
 // BrowserSignIn signs the user in with their browser, as a command-line
 // program does: it listens for the redirect on a loopback port
 // (http://127.0.0.1:PORT/callback, RFC 8252), prints the authorization URL,
 // opens it in the user's browser, and waits for the redirect that carries
-// the state it is waiting for. Give it to [OAuthConfig] as Browser. It is
+// the state it is waiting for. Give it to [Config] as Browser. It is
 // library code: a definition fingerprints none of it.
 type BrowserSignIn struct {
 	out     io.Writer
@@ -48,7 +50,7 @@ type BrowserOptions struct {
 func NewBrowserSignIn(opts BrowserOptions) (*BrowserSignIn, error) {
 	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", opts.Port))
 	if err != nil {
-		return nil, oauthErr("", "configure", ErrOAuth, "cannot listen on a loopback port for the sign-in's redirect", err)
+		return nil, newErr("", "configure", ErrAuthorization, "cannot listen on a loopback port for the sign-in's redirect", err)
 	}
 	b := &BrowserSignIn{
 		out: opts.Out, command: opts.Command, ln: ln,
@@ -106,13 +108,13 @@ func (b *BrowserSignIn) Authorize(ctx context.Context, authURL string) (*url.URL
 		b.mu.Unlock()
 	}()
 	if b.out != nil {
-		fmt.Fprintf(b.out, "Sign in to %s in your browser. If it does not open, visit:\n  %s\n", printableOrigin(au), authURL)
+		fmt.Fprintf(b.out, "Sign in to %s in your browser. If it does not open, visit:\n  %s\n", weborigin.Printable(au), authURL)
 	}
 	b.open(authURL)
 	select {
 	case u := <-ch:
 		if b.out != nil {
-			fmt.Fprintf(b.out, "Signed in to %s.\n", printableOrigin(au))
+			fmt.Fprintf(b.out, "Signed in to %s.\n", weborigin.Printable(au))
 		}
 		return u, nil
 	case <-ctx.Done():

@@ -1,4 +1,4 @@
-package mcpservers
+package oauth
 
 import (
 	"bytes"
@@ -17,8 +17,8 @@ const (
 	authNone  = "none"
 )
 
-// oauthClient is the OAuth client a sign-in uses.
-type oauthClient struct {
+// client is the OAuth client a sign-in uses.
+type client struct {
 	id, secret string
 	method     string // authBasic, authPost or authNone
 }
@@ -35,22 +35,22 @@ type registrationResponse struct {
 // pre-registered client, a client registered before with this
 // authorization server and redirect URL (stored), a client ID metadata
 // document when the server supports them, else dynamic registration.
-func (o *OAuth) chooseClient(ctx context.Context, hc *http.Client, md *serverMetadata, prev *OAuthCredentials, learn func(...string)) (oauthClient, error) {
-	if o.cfg.ClientID != "" {
-		c := oauthClient{id: o.cfg.ClientID, secret: o.cfg.ClientSecret}
+func (a *Auth) chooseClient(ctx context.Context, hc *http.Client, md *serverMetadata, prev *Credentials, learn func(...string)) (client, error) {
+	if a.cfg.ClientID != "" {
+		c := client{id: a.cfg.ClientID, secret: a.cfg.ClientSecret}
 		c.method = secretMethod(c.secret, md.TokenEndpointAuthMethodsSupported, "")
 		return c, nil
 	}
-	if prev != nil && prev.ClientID != "" && prev.Issuer == md.Issuer && prev.RedirectURL == o.cfg.RedirectURL && prev.ClientMetadataURL == "" {
-		return oauthClient{id: prev.ClientID, secret: prev.ClientSecret, method: prev.AuthMethod}, nil
+	if prev != nil && prev.ClientID != "" && prev.Issuer == md.Issuer && prev.RedirectURL == a.cfg.RedirectURL && prev.ClientMetadataURL == "" {
+		return client{id: prev.ClientID, secret: prev.ClientSecret, method: prev.AuthMethod}, nil
 	}
-	if o.cfg.ClientMetadataURL != "" && md.ClientIDMetadataDocumentSupported {
-		return oauthClient{id: o.cfg.ClientMetadataURL, method: authNone}, nil
+	if a.cfg.ClientMetadataURL != "" && md.ClientIDMetadataDocumentSupported {
+		return client{id: a.cfg.ClientMetadataURL, method: authNone}, nil
 	}
 	if md.RegistrationEndpoint == "" {
-		return oauthClient{}, oauthErr("", "register", ErrOAuth, "the authorization server has no registration this client can use: configure a pre-registered client ID")
+		return client{}, newErr("", "register", ErrAuthorization, "the authorization server has no registration this client can use: configure a pre-registered client ID")
 	}
-	return o.register(ctx, hc, md, learn)
+	return a.register(ctx, hc, md, learn)
 }
 
 // secretMethod picks how to send a client secret: the one the
@@ -71,52 +71,52 @@ func secretMethod(secret string, supported []string, registered string) string {
 }
 
 // register registers a public client by RFC 7591 dynamic registration.
-func (o *OAuth) register(ctx context.Context, hc *http.Client, md *serverMetadata, learn func(...string)) (oauthClient, error) {
-	name := o.cfg.ClientName
+func (a *Auth) register(ctx context.Context, hc *http.Client, md *serverMetadata, learn func(...string)) (client, error) {
+	name := a.cfg.ClientName
 	if name == "" {
 		name = "guardian-go"
 	}
 	body, err := json.Marshal(map[string]any{
 		"client_name":                name,
-		"redirect_uris":              []string{o.cfg.RedirectURL},
+		"redirect_uris":              []string{a.cfg.RedirectURL},
 		"grant_types":                []string{"authorization_code", "refresh_token"},
 		"response_types":             []string{"code"},
 		"token_endpoint_auth_method": authNone,
 	})
 	if err != nil {
-		return oauthClient{}, err
+		return client{}, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, md.RegistrationEndpoint, bytes.NewReader(body))
 	if err != nil {
-		return oauthClient{}, oauthErr("", "register", ErrOAuth, "the registration endpoint cannot be requested")
+		return client{}, newErr("", "register", ErrAuthorization, "the registration endpoint cannot be requested")
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	resp, err := hc.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return oauthClient{}, oauthErr("", "register", ErrOAuth, "registering the client was cut short", ctx.Err())
+			return client{}, newErr("", "register", ErrAuthorization, "registering the client was cut short", ctx.Err())
 		}
-		return oauthClient{}, oauthErr("", "register", ErrOAuth, "could not reach the registration endpoint")
+		return client{}, newErr("", "register", ErrAuthorization, "could not reach the registration endpoint")
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadataBytes+1))
 	if err != nil || len(b) > maxMetadataBytes {
-		return oauthClient{}, oauthErr("", "register", ErrOAuth, "could not read the registration response")
+		return client{}, newErr("", "register", ErrAuthorization, "could not read the registration response")
 	}
 	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusCreated {
 		var e struct {
 			Error string `json:"error"`
 		}
 		_ = json.Unmarshal(b, &e)
-		return oauthClient{}, oauthErr("", "register", ErrOAuth, "the registration endpoint answered "+statusText(resp.StatusCode, e.Error))
+		return client{}, newErr("", "register", ErrAuthorization, "the registration endpoint answered "+statusText(resp.StatusCode, e.Error))
 	}
 	var rr registrationResponse
 	if err := decodeStrict(b, &rr); err != nil || rr.ClientID == "" {
-		return oauthClient{}, oauthErr("", "register", ErrOAuth, "the registration response has no client_id")
+		return client{}, newErr("", "register", ErrAuthorization, "the registration response has no client_id")
 	}
 	learn(rr.ClientSecret)
-	c := oauthClient{id: rr.ClientID, secret: rr.ClientSecret}
+	c := client{id: rr.ClientID, secret: rr.ClientSecret}
 	switch {
 	case rr.TokenEndpointAuthMethod == authNone || rr.ClientSecret == "":
 		c.method = authNone

@@ -1,4 +1,4 @@
-package mcpservers
+package oauth
 
 import (
 	"context"
@@ -18,12 +18,12 @@ import (
 	"time"
 )
 
-// OAuthCredentials is what signing in to one MCP server leaves: its
+// Credentials is what signing in to one MCP server leaves: its
 // tokens, and the client and token endpoint they were issued through, so
 // that a later run can refresh them without discovering again. It holds
 // secrets: it prints as a placeholder under every fmt verb, and a
 // [TokenStore] must keep it where only its user can read it.
-type OAuthCredentials struct {
+type Credentials struct {
 	// Server is the MCP server's URL, the store's key.
 	Server string
 	// AccessToken is sent as a Bearer token; Expiry is when it stops
@@ -54,16 +54,16 @@ type OAuthCredentials struct {
 }
 
 // Format prints a placeholder, whatever the verb: the value holds tokens.
-func (c OAuthCredentials) Format(f fmt.State, verb rune) {
-	_, _ = io.WriteString(f, "mcpservers.OAuthCredentials{<withheld>}")
+func (c Credentials) Format(f fmt.State, verb rune) {
+	_, _ = io.WriteString(f, "mcpservers.Credentials{<withheld>}")
 }
 
 // secrets returns the credential values, for the redactor.
-func (c *OAuthCredentials) secrets() []string {
+func (c *Credentials) secrets() []string {
 	return []string{c.AccessToken, c.RefreshToken, c.ClientSecret}
 }
 
-func (c *OAuthCredentials) clone() *OAuthCredentials {
+func (c *Credentials) clone() *Credentials {
 	if c == nil {
 		return nil
 	}
@@ -79,9 +79,9 @@ func (c *OAuthCredentials) clone() *OAuthCredentials {
 type TokenStore interface {
 	// Load returns the credentials stored for the server, or nil and no
 	// error when there are none.
-	Load(ctx context.Context, server string) (*OAuthCredentials, error)
+	Load(ctx context.Context, server string) (*Credentials, error)
 	// Save stores the credentials for the server, replacing any.
-	Save(ctx context.Context, server string, c *OAuthCredentials) error
+	Save(ctx context.Context, server string, c *Credentials) error
 	// Delete removes the server's credentials; none stored is no error.
 	Delete(ctx context.Context, server string) error
 }
@@ -90,22 +90,22 @@ type TokenStore interface {
 // value is ready to use.
 type MemoryTokenStore struct {
 	mu sync.Mutex
-	m  map[string]*OAuthCredentials
+	m  map[string]*Credentials
 }
 
 // Load returns a copy of the server's credentials, or nil.
-func (s *MemoryTokenStore) Load(_ context.Context, server string) (*OAuthCredentials, error) {
+func (s *MemoryTokenStore) Load(_ context.Context, server string) (*Credentials, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.m[server].clone(), nil
 }
 
 // Save stores a copy of c.
-func (s *MemoryTokenStore) Save(_ context.Context, server string, c *OAuthCredentials) error {
+func (s *MemoryTokenStore) Save(_ context.Context, server string, c *Credentials) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.m == nil {
-		s.m = map[string]*OAuthCredentials{}
+		s.m = map[string]*Credentials{}
 	}
 	s.m[server] = c.clone()
 	return nil
@@ -157,7 +157,7 @@ func (s FileTokenStore) File(server string) string {
 
 // Load reads the server's credentials, or returns nil when there is no
 // file for it.
-func (s FileTokenStore) Load(_ context.Context, server string) (*OAuthCredentials, error) {
+func (s FileTokenStore) Load(_ context.Context, server string) (*Credentials, error) {
 	if s.Dir == "" {
 		return nil, errStoreDir
 	}
@@ -181,7 +181,7 @@ func (s FileTokenStore) Load(_ context.Context, server string) (*OAuthCredential
 	if json.Unmarshal(b, &f) != nil || f.Version != 1 || f.Server != server {
 		return nil, &storeError{fmt.Sprintf("the token file %s is not one this version wrote: remove it and sign in again", name)}
 	}
-	return &OAuthCredentials{
+	return &Credentials{
 		Server: f.Server, AccessToken: f.AccessToken, Expiry: f.Expiry, RefreshToken: f.RefreshToken,
 		Scopes: f.Scopes, Resource: f.Resource, Issuer: f.Issuer, TokenURL: f.TokenURL,
 		ClientID: f.ClientID, ClientSecret: f.ClientSecret, AuthMethod: f.AuthMethod,
@@ -190,7 +190,7 @@ func (s FileTokenStore) Load(_ context.Context, server string) (*OAuthCredential
 }
 
 // Save writes the server's credentials, 0600.
-func (s FileTokenStore) Save(_ context.Context, server string, c *OAuthCredentials) error {
+func (s FileTokenStore) Save(_ context.Context, server string, c *Credentials) error {
 	if s.Dir == "" {
 		return errStoreDir
 	}
