@@ -1,7 +1,6 @@
 package eino
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/guardian-agent/guardian-go/internal/resulttext"
 	"github.com/guardian-agent/guardian-go/mcpservers"
 )
 
@@ -145,54 +145,11 @@ func parseArguments(s string) (map[string]any, string) {
 // JSON when no block carries text. A result the server marked isError
 // starts "Error: ", so that the model knows the call failed.
 func Text(r *mcpservers.Result) string {
-	if r == nil {
-		return ""
-	}
-	var lines []string
-	hasText := false
-	for _, c := range r.Content {
-		switch c := c.(type) {
-		case *mcpservers.TextContent:
-			lines = append(lines, c.Text)
-			hasText = true
-		case *mcpservers.EmbeddedResource:
-			if c.Resource.Blob == "" {
-				lines = append(lines, c.Resource.Text)
-				hasText = true
-			} else {
-				lines = append(lines, fmt.Sprintf("[resource %s (%s), binary]", c.Resource.URI, mimeOr(c.Resource.MIMEType)))
-			}
-		case *mcpservers.ImageContent:
-			lines = append(lines, fmt.Sprintf("[image (%s)]", mimeOr(c.MIMEType)))
-		case *mcpservers.AudioContent:
-			lines = append(lines, fmt.Sprintf("[audio (%s)]", mimeOr(c.MIMEType)))
-		case *mcpservers.ResourceLink:
-			lines = append(lines, fmt.Sprintf("[resource link %s]", c.URI))
-		default:
-			lines = append(lines, fmt.Sprintf("[%s content]", c.Type()))
-		}
-	}
-	if !hasText && len(r.StructuredContent) > 0 {
-		var b bytes.Buffer
-		if json.Compact(&b, r.StructuredContent) == nil {
-			lines = append(lines, b.String())
-		}
-	}
-	text := strings.Join(lines, "\n")
-	if r.IsError {
-		if text == "" {
-			text = "the tool reported an error and said nothing more"
-		}
+	text := resulttext.Text(r)
+	if r != nil && r.IsError {
 		return "Error: " + text
 	}
 	return text
-}
-
-func mimeOr(m string) string {
-	if m == "" {
-		return "no MIME type"
-	}
-	return m
 }
 
 // nameOnly is a tool known only by the name a call asked for, to have
